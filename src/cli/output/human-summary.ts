@@ -5,6 +5,7 @@
  * and rule, so the output is the same from run to run.
  */
 import type { RuleStatus } from "../../engine/index.js";
+import { counted } from "./counted.js";
 import { failedControls } from "./pss-controls.js";
 import { displaySource } from "./source-path.js";
 import { compareText, countResults, summaryLine, type ResultRow } from "./types.js";
@@ -39,9 +40,9 @@ export function renderHumanSummary(rows: readonly ResultRow[], options: HumanSum
     rows.filter((r) => r.result === "fail" || r.result === "error" || r.result === "warn").map(groupKey),
   ).size;
   if (lines.length > 0) lines.push("");
-  const exceptions = options.exceptions ? ` with ${plural(options.exceptions, "exception")}` : "";
+  const exceptions = options.exceptions ? ` with ${counted(options.exceptions, "exception")}` : "";
   lines.push(
-    `Applied ${plural(options.policies, "policy", "policies")} to ${plural(options.resources, "resource")}${exceptions}: ${withFindings === 0 ? "no findings" : `${plural(withFindings, "resource")} with findings`}.`,
+    `Applied ${counted(options.policies, "policy", "policies")} to ${counted(options.resources, "resource")}${exceptions}: ${withFindings === 0 ? "no findings" : `${counted(withFindings, "resource")} with findings`}.`,
   );
   lines.push(summaryLine(counts));
   return lines.join("\n");
@@ -87,8 +88,4 @@ function groupByResource(rows: readonly ResultRow[]): ResultRow[][] {
 
 function compareRows(a: ResultRow, b: ResultRow): number {
   return ORDER[a.result] - ORDER[b.result] || compareText(a.policyKey, b.policyKey) || compareText(a.rule, b.rule);
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }

@@ -89,6 +89,9 @@ export function scanResultEvents(input: {
   ]);
 }
 
+/** What Kyverno's exception Events name as their subject (it writes this apiVersion whatever the exception's). */
+const EXCEPTION_KIND = { apiVersion: "kyverno.io/v2", kind: "PolicyException" } as const;
+
 /**
  * PolicySkipped for each rule a kyverno.io PolicyException skipped (Kyverno's
  * NewPolicyExceptionEvents, which makes none for the policies.kyverno.io kinds): one regarding each
@@ -108,9 +111,8 @@ function exceptionEvents(response: PolicyResponse, resource: ObjectRef, origin: 
       return [
         ...names.flatMap((n) => {
           const at = n.indexOf("/");
-          const exception = { apiVersion: "kyverno.io/v2", kind: "PolicyException" };
           return skipped(
-            { ...exception, namespace: at < 0 ? "" : n.slice(0, at), name: n.slice(at + 1) },
+            { ...EXCEPTION_KIND, namespace: at < 0 ? "" : n.slice(0, at), name: n.slice(at + 1) },
             `resource ${key} was skipped from policy rule ${policyPath}/${r.rule}`,
           );
         }),

@@ -1,5 +1,6 @@
 /** Render `bylaw test` results as a table, JSON or JUnit XML. */
 import type { RowResult, SuiteResult } from "../../test-suite/types.js";
+import { counted } from "../../output/counted.js";
 import { renderTable } from "../../output/table.js";
 import {
   countCases,
@@ -72,13 +73,11 @@ export function renderLoading(suite: SuiteResult): string {
   if (l.clusterResources) lines.push("Loading Kubernetes resources ...");
   lines.push(
     "  Loading exceptions ...",
-    `  Applying ${counted(l.policies, "policy", "policies")} to ${counted(l.resources, "resource", "resources")} with ${counted(l.exceptions, "exception", "exceptions")} ...`,
+    `  Applying ${counted(l.policies, "policy", "policies")} to ${counted(l.resources, "resource")} with ${counted(l.exceptions, "exception")} ...`,
     "  Checking results ...",
   );
   return lines.join("\n");
 }
-
-const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 export function summaryLine(s: Summary, failOnly: boolean): string {
   return failOnly
