@@ -75,7 +75,13 @@ const generatingPolicy = (): CompiledPolicy =>
     },
   });
 
-const request = (o: { operation: string; generating: boolean; deleteDownstream?: boolean }): UpdateRequest => {
+const request = (o: {
+  operation: string;
+  generating: boolean;
+  deleteDownstream?: boolean;
+  admissionRequest?: JsonObject;
+  retryCount?: number;
+}): UpdateRequest => {
   const trigger = { apiVersion: "v1", kind: "ConfigMap", namespace: "team", name: "web", uid: "u-web" };
   return {
     requestType: o.generating ? "cel-generate" : "generate",
@@ -87,10 +93,10 @@ const request = (o: { operation: string; generating: boolean; deleteDownstream?:
     trigger,
     operation: o.operation,
     userInfo: { username: "alice" },
-    admissionRequest: undefined,
+    admissionRequest: o.admissionRequest,
     state: "Pending",
     message: "",
-    retryCount: 0,
+    retryCount: o.retryCount ?? 0,
   };
 };
 
@@ -160,4 +166,59 @@ test("a trigger of a kind the API server does not serve will not appear: Failed,
   assert.equal(outcome.state, "Failed");
   assert.equal(outcome.transient, false);
   assert.match(outcome.message, /the API server does not serve this kind/);
+});
+
+/** The trigger at a resourceVersion, with `data.v`. */
+const triggerAt = (resourceVersion: string, v: string): JsonObject => ({
+  ...TRIGGER,
+  metadata: { ...TRIGGER.metadata, resourceVersion },
+  data: { v },
+});
+
+const UPDATE_ONE_TO_TWO: JsonObject = {
+  operation: "UPDATE",
+  oldObject: triggerAt("10", "one"),
+  object: triggerAt("10", "two"),
+};
+
+async function runUpdate(o: { live: JsonObject; admissionRequest: JsonObject; retryCount?: number }) {
+  const calls: string[] = [];
+  const client = fakeKubeClient({ ...API, "/api/v1/namespaces/team/configmaps/web": o.live }, calls);
+  const outcome = await runUpdateRequest(
+    request({
+      operation: "UPDATE",
+      generating: false,
+      admissionRequest: o.admissionRequest,
+      retryCount: o.retryCount ?? 0,
+    }),
+    { client, paths: new KindPaths(client), policies: () => [kyvernoPolicy()] },
+  );
+  return { outcome, writes: writes(calls) };
+}
+
+test("an UPDATE the API server still shows at the old resourceVersion is not run on the old object: Failed, transient, nothing written", async () => {
+  const { outcome, writes: w } = await runUpdate({ live: triggerAt("10", "one"), admissionRequest: UPDATE_ONE_TO_TWO });
+  assert.equal(outcome.state, "Failed");
+  assert.equal(outcome.transient, true);
+  assert.match(
+    outcome.message,
+    /^rule derive failed: failed to fetch trigger resource: trigger resource v1\/ConfigMap team\/web is still at resourceVersion 10: the UPDATE is not stored yet/,
+  );
+  assert.deepEqual(w, []);
+});
+
+test("an UPDATE once stored, a no-op UPDATE at once, and one still unstored after the waiting tries (another webhook refused it): run on the live object", async () => {
+  const stored = await runUpdate({ live: triggerAt("11", "two"), admissionRequest: UPDATE_ONE_TO_TWO });
+  assert.equal(stored.outcome.state, "Completed", stored.outcome.message);
+  const noop = await runUpdate({
+    live: triggerAt("10", "one"),
+    admissionRequest: { operation: "UPDATE", oldObject: triggerAt("10", "one"), object: triggerAt("10", "one") },
+  });
+  assert.equal(noop.outcome.state, "Completed", noop.outcome.message);
+  const refused = await runUpdate({ live: triggerAt("10", "one"), admissionRequest: UPDATE_ONE_TO_TWO, retryCount: 3 });
+  assert.equal(refused.outcome.state, "Completed", refused.outcome.message);
+  assert.deepEqual(
+    refused.outcome.generated.map((g) => `${g.namespace}/${g.name}`),
+    ["team/web-derived"],
+  );
 });

@@ -18,6 +18,7 @@ import {
 import { describeKubeError } from "../../kube/cluster-reads.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import { evaluateRules } from "./evaluate-rules.js";
+import { triggerPending, unstoredUpdate, UPDATE_WAIT_TRIES } from "./trigger-pending.js";
 import { readNamespaceFacts } from "../namespace-facts.js";
 import type { KindPaths } from "./kind-paths.js";
 import { type Action, reconcile, type Reconciled, ruleLabel, type RuleOutcome } from "./reconcile.js";
@@ -63,8 +64,14 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
   // CREATE or UPDATE names that is not stored (yet) fails, to be looked for again with the
   // controller's backoff, as Kyverno's background controller does; never "gone", which would
   // complete the request with nothing generated.
-  if (triggerGone && policy !== undefined && ur.operation !== "DELETE" && ur.rules.some((r) => !r.deleteDownstream))
-    return triggerPending(ur, policy, (await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind)) !== undefined);
+  const generates = ur.operation !== "DELETE" && ur.rules.some((r) => !r.deleteDownstream);
+  if (triggerGone && policy !== undefined && generates) {
+    const served = (await deps.paths.resolve(ur.trigger.apiVersion, ur.trigger.kind)) !== undefined;
+    return triggerPending(ur, { policy, served });
+  }
+  const updateAt = trigger !== undefined && ur.retryCount < UPDATE_WAIT_TRIES ? unstoredUpdate(ur, trigger) : undefined;
+  if (updateAt !== undefined && policy !== undefined && generates)
+    return triggerPending(ur, { policy, served: true, updateAt });
   let outcomes: RuleOutcome[] = ur.rules.map((rc) => ({
     ...rc,
     downstreamLabel: downstreamRuleLabel(policy, rc.rule),
@@ -104,28 +111,6 @@ export async function runUpdateRequest(ur: UpdateRequest, deps: RunDeps): Promis
     namespaced: (v, k) => deps.paths.namespaced(v, k),
   });
   return { ...(await apply(decided, deps)), sources: [...sources.values()] };
-}
-
-/**
- * Kyverno's failure for a trigger it cannot fetch (pkg/background/common/resource.go): per rule for
- * a kyverno.io policy, once for a GeneratingPolicy; retried unless its kind is not served at all.
- */
-function triggerPending(ur: UpdateRequest, policy: CompiledPolicy, served: boolean): RunOutcome {
-  const t = ur.trigger;
-  const where = t.namespace === "" ? t.name : `${t.namespace}/${t.name}`;
-  const reason =
-    t.uid !== ""
-      ? `trigger resource ${t.apiVersion}/${t.kind} ${where} with uid ${t.uid} not found in the cluster, the corresponding admission request may have been rejected by the API server`
-      : `resource ${t.apiVersion}/${t.kind}/${t.namespace}/${t.name}: ${served ? "not found" : "the API server does not serve this kind"}`;
-  const failed = `failed to fetch trigger resource: ${reason}`;
-  const message =
-    policy.language === "generating"
-      ? `gpol ${ur.policy} failed: ${failed}`
-      : ur.rules
-          .filter((r) => !r.deleteDownstream)
-          .map((r) => `rule ${r.rule} failed: ${failed}`)
-          .join("; ");
-  return { state: "Failed", message, generated: [], transient: served, sources: [] };
 }
 
 /** The trigger as it is now; one named only by uid (a generated object's labels) is found among its kind's objects. */
