@@ -1,12 +1,15 @@
 /**
  * Where each kind the generate controller reads or writes lives in the API: its collection path
- * and scope, from discovery (read again, at most every 30 s, when a kind is not found: a CRD
- * installed after start is found then).
+ * and scope, from discovery, read again when a kind is not found: at once when the kind's own group
+ * version now lists it (one request, at most every 2 s per group version: a CRD installed a moment
+ * before a policy naming it is found then), else at most every 30 s.
  */
 import { discover, type Discovery, selectServed, type ServedResource } from "../../kube/discovery.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 
 const REFRESH_MS = 30_000;
+/** How often a kind not found may make Bylaw read its group version's discovery document. */
+const CHECK_MS = 2_000;
 
 interface KindPath {
   readonly resource: ServedResource;
@@ -18,6 +21,7 @@ interface KindPath {
 export class KindPaths {
   private discovery: Discovery | undefined;
   private readAt = -Infinity;
+  private readonly checkedAt = new Map<string, number>();
 
   constructor(
     private readonly client: KubeClient,
@@ -27,9 +31,12 @@ export class KindPaths {
   /** The kind's paths; an empty apiVersion (a cloneList kind written without one) takes the preferred version. */
   async resolve(apiVersion: string, kind: string): Promise<KindPath | undefined> {
     const found = this.find(apiVersion, kind);
-    if (found !== undefined || this.now() - this.readAt < REFRESH_MS) return found;
-    this.discovery = await discover(this.client);
-    this.readAt = this.now();
+    if (found !== undefined) return found;
+    if (this.now() - this.readAt < REFRESH_MS) {
+      const [group = "", version = ""] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
+      if (!(await this.newlyServed(group, version, (r) => r.kind === kind))) return undefined;
+    }
+    await this.read();
     return this.find(apiVersion, kind);
   }
 
@@ -41,11 +48,47 @@ export class KindPaths {
    */
   async listable(group: string, version: string, resource: string): Promise<KindPath[]> {
     if (resource.includes("/")) return [];
-    if (this.discovery === undefined || this.now() - this.readAt >= REFRESH_MS) {
-      this.discovery = await discover(this.client);
-      this.readAt = this.now();
+    if (this.discovery === undefined || this.now() - this.readAt >= REFRESH_MS) await this.read();
+    const selector = { by: "resource", group, version, resource } as const;
+    const found = selectServed(this.discovery ?? { resources: [], warnings: [] }, selector).map(pathsOf);
+    if (found.length > 0 || [group, version, resource].some((p) => p.includes("*"))) return found;
+    if (!(await this.newlyServed(group, version, (r) => r.name === resource))) return found;
+    await this.read();
+    return selectServed(this.discovery ?? { resources: [], warnings: [] }, selector).map(pathsOf);
+  }
+
+  private async read(): Promise<void> {
+    this.discovery = await discover(this.client);
+    this.readAt = this.now();
+  }
+
+  /**
+   * Whether the group version's discovery document now lists what the cached discovery lacks (a
+   * CRD installed since it was read); at most one read per group version every CHECK_MS, and a
+   * document that cannot be read (not served yet, the API server busy) says no.
+   */
+  private async newlyServed(
+    group: string,
+    version: string,
+    has: (r: { name?: unknown; kind?: unknown }) => boolean,
+  ): Promise<boolean> {
+    if (version === "") return false;
+    const key = `${group}/${version}`;
+    if (this.now() - (this.checkedAt.get(key) ?? -Infinity) < CHECK_MS) return false;
+    this.checkedAt.set(key, this.now());
+    const path =
+      group === ""
+        ? `/api/${encodeURIComponent(version)}`
+        : `/apis/${encodeURIComponent(group)}/${encodeURIComponent(version)}`;
+    try {
+      const doc = (await this.client.getJson(path)) as { resources?: unknown };
+      return (
+        Array.isArray(doc.resources) &&
+        doc.resources.some((r) => typeof r === "object" && r !== null && has(r as { name?: unknown; kind?: unknown }))
+      );
+    } catch {
+      return false;
     }
-    return selectServed(this.discovery, { by: "resource", group, version, resource }).map(pathsOf);
   }
 
   /** Whether a kind is namespaced, from what discovery returned last (undefined: not served or not read yet). */
