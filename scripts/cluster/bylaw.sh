@@ -18,6 +18,9 @@
 #   BYLAW_CLUSTER_BYLAW_ARGS
 #                         extra `bylaw serve` arguments after deploy/'s (split on blanks), for a test of
 #                         a flag deploy/ does not set (e.g. --enable-policy-exception); unset: none
+#   BYLAW_CLUSTER_NODE_ARGS
+#                         Node.js flags for Bylaw's process (split on blanks), e.g. to profile a bench:
+#                         "--cpu-prof --cpu-prof-dir=/tmp/prof" (written when Bylaw stops); unset: none
 
 BYLAW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
@@ -94,11 +97,12 @@ run_bylaw() { # <dir> <port> <metrics-port>
     args+=("$arg")
   done < <(node "$BYLAW_ROOT/scripts/cluster/deploy-args.mjs" <"$dir/bylaw-base.yaml")
   [[ "${args[0]:-}" == serve ]] || die "deploy/base's Deployment does not run bylaw serve"
-  local extra=()
+  local extra=() node_args=()
   read -r -a extra <<<"${BYLAW_CLUSTER_BYLAW_ARGS:-}"
+  read -r -a node_args <<<"${BYLAW_CLUSTER_NODE_ARGS:-}"
   (
     export POD_NAMESPACE=bylaw POD_NAME=bylaw-local
-    start "$dir" bylaw "$node_bin" "$BYLAW_ROOT/bin/bylaw.js" "${args[@]}" \
+    start "$dir" bylaw "$node_bin" "${node_args[@]}" "$BYLAW_ROOT/bin/bylaw.js" "${args[@]}" \
       --kubeconfig "$dir/bylaw.kubeconfig" --host 127.0.0.1 --server-url "https://127.0.0.1:$port" --dns-name 127.0.0.1 "${extra[@]}"
   )
 }
