@@ -264,9 +264,18 @@ kind: RoleBinding
 metadata: {name: policy-author-only, namespace: tenant-a}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: policy-author}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: tenant-a-author}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: cleanup-author-only, namespace: tenant-a}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: cleanup-author}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: tenant-a-author}]
 `;
 
-/** What the policy-author-only user tries, each refused at kubectl apply with the author reason; the last also for the namespace admin. */
+/**
+ * What the policy-author-only user (who may also write cleanup policies) tries, and the namespace
+ * admin a NamespacedGeneratingPolicy: each refused at kubectl apply with the author reason.
+ */
 export const AUTHOR_ATTEMPTS: readonly (ApplyAttempt & { readonly as: string })[] = [
   {
     what: "generate a ConfigMap in tenant-a",
@@ -305,6 +314,34 @@ export const AUTHOR_ATTEMPTS: readonly (ApplyAttempt & { readonly as: string })[
       },
     }),
     reason: /spec\.generate: the policy's author tenant-a-admin may not [a-z, ]+ every resource in namespace tenant-a/,
+  },
+  {
+    what: "a CleanupPolicy over tenant-a's ConfigMaps (the cleanup controller deletes them for the author)",
+    as: "tenant-a-author",
+    policy: JSON.stringify({
+      apiVersion: "kyverno.io/v2",
+      kind: "CleanupPolicy",
+      metadata: { name: "author-sweep", namespace: "tenant-a" },
+      spec: { schedule: "*/1 * * * *", match: { any: [{ resources: { kinds: ["ConfigMap"] } }] } },
+    }),
+    reason:
+      /spec\.match: the policy's author tenant-a-author may not list, delete configmaps in namespace tenant-a; Bylaw's cleanup controller acts for the author/,
+  },
+  {
+    what: "a NamespacedDeletingPolicy over tenant-a's Secrets",
+    as: "tenant-a-author",
+    policy: JSON.stringify({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedDeletingPolicy",
+      metadata: { name: "author-delete", namespace: "tenant-a" },
+      spec: {
+        schedule: "*/1 * * * *",
+        matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] }] },
+        conditions: [{ name: "any", expression: "true" }],
+      },
+    }),
+    reason:
+      /spec\.matchConstraints\.resourceRules: the policy's author tenant-a-author may not list, delete secrets in namespace tenant-a/,
   },
 ];
 

@@ -7,9 +7,10 @@
  * - what the policy webhook can see (generate into a variable namespace, a cluster-scoped kind,
  *   clone/cloneList from a variable namespace or of a cluster-scoped kind, mutate targets in
  *   tenant-b, kube-system or cluster-scoped): refused at `kubectl apply`, naming the field;
- * - the author (rule 4): a user who may write policies in tenant-a and nothing else is refused a
- *   generate of ConfigMaps and a mutate of Secrets there, which the namespace admin may apply; the
- *   namespace admin is refused a NamespacedGeneratingPolicy and a kind from the trigger (any kind);
+ * - the author (rule 4): a user who may write policies and cleanup policies in tenant-a and nothing
+ *   else is refused a generate of ConfigMaps, a mutate of Secrets, a CleanupPolicy over ConfigMaps
+ *   and a NamespacedDeletingPolicy over Secrets there (the generate the namespace admin may apply);
+ *   the namespace admin is refused a NamespacedGeneratingPolicy and a kind from the trigger (any kind);
  * - what only substitution reveals (foreach generate into the trigger label's namespace, a kind
  *   from a label, foreach clone and cloneList from the label's namespace, mutate targets by
  *   variable namespace or kind): the UpdateRequest fails with the reason, and nothing is read or

@@ -5,7 +5,14 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { backgroundWrites, createEngine, type BackgroundWrite, type JsonObject } from "../index.js";
+import {
+  backgroundWrites,
+  cleanupDeletes,
+  compileCleanupPolicy,
+  createEngine,
+  type BackgroundWrite,
+  type JsonObject,
+} from "../index.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 
 const engine = createEngine(fakePorts());
@@ -195,5 +202,67 @@ describe("backgroundWrites", () => {
       "spec.targetMatchConstraints apps/deployments get,update ns=tenant-a",
     ]);
     assert.deepEqual(writes(mpol(false)), [], "a MutatingPolicy that patches only at admission asks nothing");
+  });
+});
+
+describe("cleanupDeletes: what a cleanup policy makes the cleanup controller list and delete", () => {
+  test("a CleanupPolicy's kinds in its namespace; a ClusterCleanupPolicy's in every namespace", () => {
+    const doc = (kind: string, namespace?: string): JsonObject => ({
+      apiVersion: "kyverno.io/v2",
+      kind,
+      metadata: { name: "sweep", ...(namespace !== undefined ? { namespace } : {}) },
+      spec: { schedule: "0 * * * *", match: { any: [{ resources: { kinds: ["Secret", "apps/v1/Deployment"] } }] } },
+    });
+    const namespaced = compileCleanupPolicy(doc("CleanupPolicy", "tenant-a"), engine.env);
+    const cluster = compileCleanupPolicy(doc("ClusterCleanupPolicy"), engine.env);
+    assert.ok(namespaced.ok && cluster.ok);
+    assert.deepEqual(cleanupDeletes(namespaced.value).map(line), [
+      "spec.match Secret list,delete ns=tenant-a",
+      "spec.match apps/v1/Deployment list,delete ns=tenant-a",
+    ]);
+    assert.deepEqual(cleanupDeletes(cluster.value).map(line), [
+      "spec.match Secret list,delete ns=",
+      "spec.match apps/v1/Deployment list,delete ns=",
+    ]);
+  });
+
+  test("a NamespacedDeletingPolicy's resourceRules; a policy that deletes nothing: none", () => {
+    const deleting = engine.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "NamespacedDeletingPolicy",
+      metadata: { name: "sweep", namespace: "tenant-a" },
+      spec: {
+        schedule: "0 * * * *",
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: ["", "apps"], apiVersions: ["v1"], resources: ["configmaps", "deployments/scale"] },
+          ],
+        },
+        conditions: [{ name: "c", expression: "true" }],
+      },
+    });
+    assert.ok(deleting.ok, deleting.ok ? "" : JSON.stringify(deleting.problems));
+    assert.deepEqual(cleanupDeletes(deleting.policy).map(line), [
+      "spec.matchConstraints.resourceRules /configmaps list,delete ns=tenant-a",
+      "spec.matchConstraints.resourceRules /deployments list,delete ns=tenant-a",
+      "spec.matchConstraints.resourceRules apps/configmaps list,delete ns=tenant-a",
+      "spec.matchConstraints.resourceRules apps/deployments list,delete ns=tenant-a",
+    ]);
+    const validate = engine.compile({
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "v" },
+      spec: {
+        rules: [
+          {
+            name: "r",
+            match: { any: [{ resources: { kinds: ["Pod"] } }] },
+            validate: { message: "m", pattern: { metadata: { name: "?*" } } },
+          },
+        ],
+      },
+    });
+    assert.ok(validate.ok);
+    assert.deepEqual(cleanupDeletes(validate.policy), []);
   });
 });

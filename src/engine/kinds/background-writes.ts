@@ -6,12 +6,17 @@
  * the resources a mutate-existing MutatingPolicy's target constraints name and, since a
  * GeneratingPolicy's outputs are computed at run time, every resource in its scope.
  *
+ * The cleanup controller acts for the author too: `cleanupDeletes` is what a cleanup policy (a
+ * kyverno.io CleanupPolicy or ClusterCleanupPolicy, a DeletingPolicy or NamespacedDeletingPolicy)
+ * makes it list and delete.
+ *
  * A namespace written with a variable is every namespace for a cluster-wide policy (any
  * substitution may name any of them); a namespaced policy acts only in its own namespace. A kind
  * written with a variable is every resource. A name with a variable is every object.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { kyvernoRulesOf, type CompiledPolicy } from "../policy/compiled-policy.js";
+import type { CompiledCleanupPolicy } from "../cleanup/cleanup-policy.js";
 
 /** What is written: a kind as a kyverno.io rule names it (`v1/ConfigMap`), or a resource as a CEL resource rule does ("*" for any). */
 export type WrittenThing =
@@ -106,6 +111,36 @@ function generateWrites(entry: JsonObject, path: string, scope: (written: string
       ...named(text(clone["name"])),
     });
   return out;
+}
+
+/** What the cleanup controller does to what a cleanup policy matches: finds it, then deletes it. */
+const DELETE_VERBS: readonly string[] = Object.freeze(["list", "delete"]);
+
+/**
+ * What a cleanup policy makes the cleanup controller do on its author's behalf: list and delete each
+ * kind its match names (a kyverno.io cleanup policy's `match` kinds, a DeletingPolicy's
+ * `matchConstraints.resourceRules`), in its own namespace, or every namespace for a cluster-wide one.
+ * Any other policy: nothing.
+ */
+export function cleanupDeletes(policy: CompiledCleanupPolicy | CompiledPolicy): BackgroundWrite[] {
+  if ("kinds" in policy)
+    return policy.kinds.map((k) => ({
+      path: "spec.match",
+      what: kindOf("", k),
+      verbs: DELETE_VERBS,
+      namespace: policy.namespace,
+    }));
+  if (policy.language !== "deleting") return [];
+  return policy.deleting.resourceRules.flatMap((rule) =>
+    rule.groups.flatMap((group) =>
+      rule.resources.map((resource) => ({
+        path: "spec.matchConstraints.resourceRules",
+        what: { by: "resource" as const, group, resource: resource.split("/")[0] ?? resource },
+        verbs: DELETE_VERBS,
+        namespace: policy.namespace,
+      })),
+    ),
+  );
 }
 
 /** A kind as a kyverno.io rule writes it; with a variable in it, any resource. */

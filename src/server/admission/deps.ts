@@ -4,7 +4,14 @@
  * in; nothing here is global.
  */
 import type { PolicyAuthor } from "../registration/author-access.js";
-import type { CompiledPolicy, Engine, JsonObject, PolicyProblem, PolicyResponse } from "../../engine/index.js";
+import type {
+  BackgroundWrite,
+  CompiledPolicy,
+  Engine,
+  JsonObject,
+  PolicyProblem,
+  PolicyResponse,
+} from "../../engine/index.js";
 import type { AdmissionRecorder, ClusterFacts, PolicySnapshot } from "../types.js";
 import type { AdmissionPlans } from "./plans.js";
 import type { ClusterExceptions } from "./policy-validate-exception.js";
@@ -69,6 +76,15 @@ export interface AdmissionDeps {
    * webhook denies a policy with any problem it returns.
    */
   readonly vetPolicy?: (policy: CompiledPolicy, author?: PolicyAuthor) => Promise<readonly PolicyProblem[]>;
+  /**
+   * Whether a cleanup policy's author may list and delete what it makes the cleanup controller
+   * delete (`deletes`, the engine's `cleanupDeletes`): the policy webhook denies it with any problem
+   * returned (registration-check.ts `vetCleanup`).
+   */
+  readonly vetCleanup?: (
+    deletes: readonly BackgroundWrite[],
+    author?: PolicyAuthor,
+  ) => Promise<readonly PolicyProblem[]>;
   /**
    * Where the generate work of an allowed review goes (generate-work.ts, after-allowed.ts): the
    * generate controller stores it as UpdateRequests. Without it no work is looked for.

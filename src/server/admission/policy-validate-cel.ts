@@ -7,7 +7,13 @@
  * §2: never half-served; unserved-parts.ts). The PolicyException is checked as the kyverno.io one
  * is (policy-validate-exception.ts).
  */
-import { type CompiledPolicy, isObject, type JsonObject } from "../../engine/index.js";
+import {
+  type BackgroundWrite,
+  cleanupDeletes,
+  type CompiledPolicy,
+  isObject,
+  type JsonObject,
+} from "../../engine/index.js";
 import { type AdmissionDeps, cleanupControllerRuns } from "./deps.js";
 import { celKindInfo } from "../../kube/cel-policy-kinds.js";
 import { tenantProblems } from "../tenancy/tenant-problems.js";
@@ -23,7 +29,11 @@ export function checkCelPolicy(
   object: JsonObject,
   kind: string,
   deps: Pick<AdmissionDeps, "engine" | "cleanupController">,
-): { readonly answer: AdmissionReviewJson; readonly compiled?: CompiledPolicy } {
+): {
+  readonly answer: AdmissionReviewJson;
+  readonly compiled?: CompiledPolicy;
+  readonly deletes?: readonly BackgroundWrite[];
+} {
   const engine = deps.engine;
   const metadata = isObject(object["metadata"]) ? object["metadata"] : {};
   const info = celKindInfo(kind);
@@ -39,7 +49,7 @@ export function checkCelPolicy(
   const namespace = isObject(doc["metadata"]) ? doc["metadata"]["namespace"] : undefined;
   const tenant = info.namespaced ? tenantProblems(doc, typeof namespace === "string" ? namespace : "default") : [];
   if (tenant.length > 0) return { answer: denied(request.uid, tenant.map(problemText).join("; ")) };
-  if (info.handling === "cleanup") return { answer: checkDeletingPolicy(request, doc, deps) };
+  if (info.handling === "cleanup") return checkDeletingPolicy(request, doc, deps);
   if (info.handling === "not-evaluated")
     return {
       answer: denied(
@@ -59,19 +69,24 @@ export function checkCelPolicy(
 /**
  * A DeletingPolicy (or Namespaced) compiles as `bylaw apply` compiles it: an invalid schedule,
  * matchConstraints or CEL is denied with the field. A valid one is admitted when the cleanup
- * controller runs (it runs it on its schedule); otherwise it is refused, naming what would run it.
+ * controller runs (it runs it on its schedule), with what it deletes for its author's check;
+ * otherwise it is refused, naming what would run it.
  */
 function checkDeletingPolicy(
   request: AdmissionRequestJson,
   doc: JsonObject,
   deps: Pick<AdmissionDeps, "engine" | "cleanupController">,
-): AdmissionReviewJson {
+): { readonly answer: AdmissionReviewJson; readonly deletes?: readonly BackgroundWrite[] } {
   const outcome = deps.engine.compile(doc);
   if (!outcome.ok)
-    return denied(request.uid, outcome.problems.map(problemText).join("; ") || "the policy is not valid");
-  if (cleanupControllerRuns(deps)) return allowed(request.uid);
-  return denied(
-    request.uid,
-    `${notEvaluatedMessage(outcome.policy.kind, outcome.policy.name)}; it is refused rather than admitted and never run`,
-  );
+    return {
+      answer: denied(request.uid, outcome.problems.map(problemText).join("; ") || "the policy is not valid"),
+    };
+  if (cleanupControllerRuns(deps)) return { answer: allowed(request.uid), deletes: cleanupDeletes(outcome.policy) };
+  return {
+    answer: denied(
+      request.uid,
+      `${notEvaluatedMessage(outcome.policy.kind, outcome.policy.name)}; it is refused rather than admitted and never run`,
+    ),
+  };
 }

@@ -14,6 +14,8 @@
  * Any other object, and DELETE, is allowed untouched.
  */
 import {
+  type BackgroundWrite,
+  cleanupDeletes,
   compileCleanupPolicy,
   type CompiledPolicy,
   isObject,
@@ -84,10 +86,17 @@ export function handlePolicyValidateVetted(body: unknown, deps: AdmissionDeps): 
   let pending: Promise<HandlerResult> | undefined;
   const first = guarded(body, deps, "policyvalidate", undefined, (request) => {
     const deadline = startDeadline(deps);
-    const { answer, compiled } = checkPolicy(request, deps);
-    if (compiled === undefined || !answer.response.allowed)
-      return answered(request, deps, answer, () => deadline.elapsed());
-    pending = vet(compiled, authorOf(request)).then(
+    const { answer, compiled, deletes } = checkPolicy(request, deps);
+    const vetDeletes = deps.vetCleanup;
+    const check = !answer.response.allowed
+      ? undefined
+      : compiled !== undefined
+        ? vet(compiled, authorOf(request))
+        : deletes !== undefined && vetDeletes !== undefined
+          ? vetDeletes(deletes, authorOf(request))
+          : undefined;
+    if (check === undefined) return answered(request, deps, answer, () => deadline.elapsed());
+    pending = check.then(
       (problems) => answered(request, deps, withProblems(answer, problems, request.uid), () => deadline.elapsed()),
       (e: unknown) => internalError(request, deps, "policyvalidate", undefined, e),
     );
@@ -141,6 +150,8 @@ interface Checked {
   readonly answer: AdmissionReviewJson;
   /** The policy as `serve` would load it, when it compiled. */
   readonly compiled?: CompiledPolicy;
+  /** A cleanup policy's: what it makes the cleanup controller list and delete (its author must be allowed). */
+  readonly deletes?: readonly BackgroundWrite[];
 }
 
 function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checked {
@@ -170,8 +181,12 @@ function checkPolicy(request: AdmissionRequestJson, deps: AdmissionDeps): Checke
   const tenant = namespaced ? tenantProblems(object, namespaceOf(object, request)) : [];
   // With the cleanup controller running, a cleanup policy that passes Kyverno's checks is admitted (it has no rules to serve here).
   const cleanupRuns = cleanupControllerRuns(deps);
-  if (outcome.ok && tenant.length === 0 && cleanupRuns && compileCleanupPolicy(object, deps.engine.env).ok)
-    return { answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]) };
+  const cleanupPolicy = cleanupRuns ? compileCleanupPolicy(object, deps.engine.env) : undefined;
+  if (outcome.ok && tenant.length === 0 && cleanupPolicy?.ok === true)
+    return {
+      answer: allowed(request.uid, deprecation === undefined ? [] : [deprecation]),
+      deletes: cleanupDeletes(cleanupPolicy.value),
+    };
   if (!outcome.ok || tenant.length > 0) {
     const problems = [...(outcome.ok ? [] : outcome.problems), ...tenant];
     const errors = problems.filter((p) => p.severity === "error");

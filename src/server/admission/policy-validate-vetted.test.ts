@@ -74,3 +74,74 @@ describe("policyvalidate passes the policy's author to vetPolicy", () => {
     assert.deepEqual(authors, ["alice", undefined, "bob"]);
   });
 });
+
+describe("policyvalidate asks vetCleanup about a cleanup policy's author (tenant isolation, rule 4)", () => {
+  const cleanupPolicy: JsonObject = {
+    apiVersion: "kyverno.io/v2",
+    kind: "CleanupPolicy",
+    metadata: { name: "sweep", namespace: "tenant-a" },
+    spec: { schedule: "*/5 * * * *", match: { any: [{ resources: { kinds: ["Secret", "ConfigMap"] } }] } },
+  };
+  const deletingPolicy: JsonObject = {
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "NamespacedDeletingPolicy",
+    metadata: { name: "sweep", namespace: "tenant-a" },
+    spec: {
+      schedule: "*/5 * * * *",
+      matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] }] },
+      conditions: [{ name: "old", expression: "true" }],
+    },
+  };
+  const reviewAs = (doc: JsonObject, group: string, resource: string): JsonObject =>
+    reviewOf(doc, { resource: { group, version: "v2", resource }, namespace: "tenant-a" });
+
+  for (const [label, doc, group, resource, expected] of [
+    [
+      "CleanupPolicy",
+      cleanupPolicy,
+      "kyverno.io",
+      "cleanuppolicies",
+      ["list,delete Secret in tenant-a", "list,delete ConfigMap in tenant-a"],
+    ],
+    [
+      "NamespacedDeletingPolicy",
+      deletingPolicy,
+      "policies.kyverno.io",
+      "namespaceddeletingpolicies",
+      ["list,delete /secrets in tenant-a"],
+    ],
+  ] as const)
+    test(`${label}: what it deletes is asked for its author; a refusal denies it with the field`, async () => {
+      const fake = fakeDeps();
+      const asked: string[] = [];
+      const authors: (string | undefined)[] = [];
+      const deps = {
+        ...fake.deps,
+        cleanupController: true,
+        vetPolicy: () => Promise.reject(new Error("not for a cleanup policy")),
+        vetCleanup: (
+          deletes: readonly {
+            path: string;
+            verbs: readonly string[];
+            namespace: string;
+            what: { by: string; kind?: string; group?: string; resource?: string };
+          }[],
+          author?: { username: string },
+        ) => {
+          authors.push(author?.username);
+          for (const d of deletes)
+            asked.push(
+              `${d.verbs.join(",")} ${d.what.kind ?? `${d.what.group ?? ""}/${d.what.resource ?? ""}`} in ${d.namespace}`,
+            );
+          return Promise.resolve([problem(deletes[0]?.path ?? "spec", "the policy's author alice may not delete")]);
+        },
+      };
+      const r = await handlePolicyValidateVetted(reviewAs(doc, group, resource), deps);
+      assert.equal(r.status, 200);
+      if (r.status !== 200) return;
+      assert.equal(r.body.response.allowed, false, "denied");
+      assert.match(r.body.response.status?.message ?? "", /spec\.match.*: the policy's author alice may not delete/);
+      assert.deepEqual(asked, expected);
+      assert.deepEqual(authors, ["alice"]);
+    });
+});

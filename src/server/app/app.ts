@@ -40,7 +40,7 @@ import { createWorkerPool } from "../worker/worker-pool.js";
 import { DEADLINE_SHARE, timeoutProblems, type TimeoutGroups } from "../admission/webhook-groups.js";
 import { ownWebhookProblems } from "../registration/own-webhook-problems.js";
 import { operationProblems } from "../registration/operation-problems.js";
-import { vetPolicy } from "../registration/registration-check.js";
+import { vetCleanup, vetPolicy } from "../registration/registration-check.js";
 import { admissionBudgetProblems, type NamespaceBudget } from "../policy-source/namespace-budget.js";
 import type { ExceptionScope } from "../policy-source/exception-scope.js";
 import { RegistrationStates } from "../../controllers/registration/registration-states.js";
@@ -712,6 +712,14 @@ export async function startServe(
       ...(registration !== undefined ? { registrar: registration.registrar, cluster: registration.policyChecks } : {}),
       deadlineMs: o.groups.defaultSeconds * DEADLINE_SHARE * 1000,
     }),
+    ...(registration !== undefined
+      ? {
+          vetCleanup: vetCleanup({
+            cluster: registration.policyChecks,
+            deadlineMs: o.groups.defaultSeconds * DEADLINE_SHARE * 1000,
+          }),
+        }
+      : {}),
     denialYaml: new YamlV3Writer(),
     ...(cleanup !== undefined ? { cleanupController: true } : {}),
     ...(presence !== undefined && elsewhere.includes("cleanup")

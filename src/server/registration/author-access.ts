@@ -6,6 +6,10 @@
  * API server with SubjectAccessReviews carrying the author's whole user info (name, groups, uid,
  * extra), one per verb. Bylaw's ServiceAccount then never extends what the author could do.
  *
+ * The cleanup controller acts for the author the same way: a cleanup policy (kyverno.io or
+ * DeletingPolicy) is admitted only when its author may list and delete what it matches
+ * (`authorWriteProblems` with the engine's `cleanupDeletes`).
+ *
  * Kyverno asks only about its background controller (generate-permissions.ts); this check comes
  * after those, so their texts stay Kyverno's. A kind resolves through discovery to its resources;
  * one discovery does not know is asked as every resource ("*"), which only an author allowed
@@ -46,7 +50,20 @@ export async function authorPermissionProblems(
   author: PolicyAuthor,
   checks: AuthorChecks,
 ): Promise<PolicyProblem[]> {
-  const found = await Promise.all(backgroundWrites(policy).map((w) => refusal(w, author, checks)));
+  return authorWriteProblems({ writes: backgroundWrites(policy), author, checks, actor: "background" });
+}
+
+/**
+ * Each of `writes` the author may not do, once per field and reason. `actor` names the controller
+ * that acts for them: the background one (generate, mutate-existing) or the cleanup one.
+ */
+export async function authorWriteProblems(o: {
+  readonly writes: readonly BackgroundWrite[];
+  readonly author: PolicyAuthor;
+  readonly checks: AuthorChecks;
+  readonly actor: "background" | "cleanup";
+}): Promise<PolicyProblem[]> {
+  const found = await Promise.all(o.writes.map((w) => refusal(w, o)));
   const out: PolicyProblem[] = [];
   const seen = new Set<string>();
   for (const p of found)
@@ -59,9 +76,9 @@ export async function authorPermissionProblems(
 
 async function refusal(
   write: BackgroundWrite,
-  author: PolicyAuthor,
-  checks: AuthorChecks,
+  o: { readonly author: PolicyAuthor; readonly checks: AuthorChecks; readonly actor: "background" | "cleanup" },
 ): Promise<PolicyProblem | undefined> {
+  const { author, checks } = o;
   const resources = resourcesOf(write, checks.resolve);
   for (const r of resources) {
     const allowed = await Promise.all(
@@ -81,7 +98,7 @@ async function refusal(
       ),
     );
     const refused = write.verbs.filter((_, i) => allowed[i] !== true);
-    if (refused.length > 0) return problem(write.path, text(author, refused, r, write));
+    if (refused.length > 0) return problem(write.path, text(o, refused, r, write));
   }
   return undefined;
 }
@@ -96,14 +113,20 @@ function resourcesOf(write: BackgroundWrite, resolve: KindResolver): Resource[] 
   return found.map((r) => ({ group: r.group, resource: r.resource, subresource }));
 }
 
-function text(author: PolicyAuthor, refused: readonly string[], r: Resource, write: BackgroundWrite): string {
+function text(
+  o: { readonly author: PolicyAuthor; readonly actor: "background" | "cleanup" },
+  refused: readonly string[],
+  r: Resource,
+  write: BackgroundWrite,
+): string {
+  const author = o.author;
   const resource =
     r.resource === "*" ? "every resource" : `${r.group === "" ? r.resource : `${r.resource}.${r.group}`}`;
   const what = write.name === undefined ? resource : `${resource} named ${write.name}`;
   const where = write.namespace === "" ? "in every namespace (or cluster-wide)" : `in namespace ${write.namespace}`;
   return (
     `the policy's author ${author.username} may not ${refused.join(", ")} ${what}${r.subresource !== "" ? `/${r.subresource}` : ""} ${where}; ` +
-    `Bylaw's background controller acts for the author and never beyond what they may do (tenant isolation, rule 4): ` +
+    `Bylaw's ${o.actor} controller acts for the author and never beyond what they may do (tenant isolation, rule 4): ` +
     `grant the author ${write.verbs.join(", ")} there, or have a user who may apply the policy`
   );
 }

@@ -5,13 +5,19 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createEngine, type CompiledPolicy, type JsonObject } from "../../engine/index.js";
+import {
+  cleanupDeletes,
+  compileCleanupPolicy,
+  createEngine,
+  type CompiledPolicy,
+  type JsonObject,
+} from "../../engine/index.js";
 import type { KindSelector } from "../../kube/discovered-kinds.js";
 import type { ResourceAccess } from "../../kube/access-review.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { clusterPolicy } from "../../../test/support/builders.js";
 import type { ClusterPolicyChecks } from "./cluster-policy-checks.js";
-import { vetPolicy } from "./registration-check.js";
+import { vetCleanup, vetPolicy } from "./registration-check.js";
 
 const engine = createEngine(fakePorts());
 
@@ -146,6 +152,56 @@ describe("vetPolicy against a slow or failing API server", () => {
       deadlineMs: 5000,
     });
     assert.deepEqual(texts(await vet(generating)), ["spec.rules[0]: bad"]);
+    assert.equal(asked, 0);
+  });
+});
+
+describe("vetCleanup: a cleanup policy's author must be allowed to list and delete what it matches", () => {
+  const engine = createEngine(fakePorts());
+  const sweep = compileCleanupPolicy(
+    {
+      apiVersion: "kyverno.io/v2",
+      kind: "CleanupPolicy",
+      metadata: { name: "sweep", namespace: "tenant-a" },
+      spec: { schedule: "*/5 * * * *", match: { any: [{ resources: { kinds: ["ConfigMap"] } }] } },
+    },
+    engine.env,
+  );
+  assert.ok(sweep.ok);
+  const deletes = cleanupDeletes(sweep.value);
+  const author = { username: "dana", groups: ["system:authenticated"] };
+
+  test("allowed: no problem; refused delete: the field and the verb, naming the cleanup controller", async () => {
+    const asked: string[] = [];
+    const allowList = (a: ResourceAccess): Promise<boolean> => (
+      asked.push(`${a.user} ${a.verb} ${a.resource} ${a.namespace ?? ""}`),
+      Promise.resolve(a.verb === "list")
+    );
+    const refused = await vetCleanup({ cluster: checks(allowList), deadlineMs: 5000 })(deletes, author);
+    assert.deepEqual(asked.sort(), ["dana delete configmaps tenant-a", "dana list configmaps tenant-a"]);
+    assert.equal(refused.length, 1);
+    assert.match(
+      texts(refused)[0] ?? "",
+      /^spec\.match: the policy's author dana may not delete configmaps in namespace tenant-a; Bylaw's cleanup controller acts for the author/,
+    );
+    const allowed = await vetCleanup({ cluster: checks(() => Promise.resolve(true)), deadlineMs: 5000 })(
+      deletes,
+      author,
+    );
+    assert.deepEqual(allowed, []);
+  });
+
+  test("an API server that does not answer in time refuses the policy; no author (a metadata update) asks nothing", async () => {
+    const late = await vetCleanup({ cluster: checks(() => never), deadlineMs: 30 })(deletes, author);
+    assert.match(
+      texts(late)[0] ?? "",
+      /could not check this policy against the API server within 0 s \(whether its author may list and delete what it matches\)/,
+    );
+    let asked = 0;
+    const none = await vetCleanup({ cluster: checks(() => (asked++, Promise.resolve(false))), deadlineMs: 5000 })(
+      deletes,
+    );
+    assert.deepEqual(none, []);
     assert.equal(asked, 0);
   });
 });

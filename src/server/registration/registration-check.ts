@@ -14,12 +14,12 @@
  *   the API server's reason. No answer in time admits it: registration then leaves the policy out if
  *   the API server refuses it, and its status says so (not Ready), so nothing passes silently.
  */
-import { problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
+import { type BackgroundWrite, problem, type CompiledPolicy, type PolicyProblem } from "../../engine/index.js";
 import { celKindOf } from "../admission/cel-webhook-traits.js";
 import type { Registrar } from "../../controllers/registration/registrar.js";
 import { policyIdOf } from "./build-configurations.js";
 import { clusterPolicyProblems, type ClusterPolicyChecks } from "./cluster-policy-checks.js";
-import { authorPermissionProblems, type PolicyAuthor } from "./author-access.js";
+import { authorPermissionProblems, authorWriteProblems, type PolicyAuthor } from "./author-access.js";
 
 interface VetOptions {
   /** The problems `serve` refuses a policy for at load. */
@@ -40,7 +40,14 @@ export function vetPolicy(
     const started = now();
     const local = o.check(policy);
     if (local.some((p) => p.severity === "error")) return local;
-    const found = o.cluster === undefined ? [] : await clusterChecks(policy, o.cluster, o.deadlineMs, author);
+    const cluster = o.cluster;
+    const found =
+      cluster === undefined
+        ? []
+        : await bounded(() => clusterAndAuthorProblems(policy, cluster, author), {
+            deadlineMs: o.deadlineMs,
+            what: WHAT,
+          });
     if (o.registrar === undefined || found.length > 0) return [...local, ...found];
     const left = Math.max(o.deadlineMs - (now() - started), 0);
     return [...local, ...(await registrationProblems(policy, o.registrar, left))];
@@ -57,6 +64,7 @@ async function within<T>(work: Promise<T>, ms: number, late: T): Promise<T> {
 }
 
 const WHAT = "the kinds it names, its generate targets and the permissions its rules and its author need";
+const WHAT_CLEANUP = "whether its author may list and delete what it matches";
 
 /** Kyverno's checks, then (when they find nothing) the author's permissions (author-access.ts). */
 async function clusterAndAuthorProblems(
@@ -69,31 +77,45 @@ async function clusterAndAuthorProblems(
   return authorPermissionProblems(policy, author, cluster);
 }
 
-async function clusterChecks(
-  policy: CompiledPolicy,
-  cluster: ClusterPolicyChecks,
-  deadlineMs: number,
-  author: PolicyAuthor | undefined,
+/**
+ * A cleanup policy's author check (`AdmissionDeps.vetCleanup`): whether its author may list and
+ * delete what it makes the cleanup controller delete (author-access.ts), bounded and failing closed
+ * as the other checks. Without the API server's checks (no --cluster) or an author: nothing.
+ */
+export function vetCleanup(
+  o: Pick<VetOptions, "cluster" | "deadlineMs">,
+): (deletes: readonly BackgroundWrite[], author?: PolicyAuthor) => Promise<readonly PolicyProblem[]> {
+  return async (deletes, author) => {
+    const cluster = o.cluster;
+    if (cluster === undefined || author === undefined || deletes.length === 0) return [];
+    return bounded(() => authorWriteProblems({ writes: deletes, author, checks: cluster, actor: "cleanup" }), {
+      deadlineMs: o.deadlineMs,
+      what: WHAT_CLEANUP,
+    });
+  };
+}
+
+/** `check`'s problems within `deadlineMs`; no answer in time, or a failure, is a problem that refuses the policy. */
+async function bounded(
+  check: () => Promise<PolicyProblem[]>,
+  o: { readonly deadlineMs: number; readonly what: string },
 ): Promise<PolicyProblem[]> {
+  const { deadlineMs, what } = o;
   const unanswered = Symbol("unanswered");
   try {
-    const found = await within<PolicyProblem[] | typeof unanswered>(
-      clusterAndAuthorProblems(policy, cluster, author),
-      deadlineMs,
-      unanswered,
-    );
+    const found = await within<PolicyProblem[] | typeof unanswered>(check(), deadlineMs, unanswered);
     if (found !== unanswered) return found;
     return [
       problem(
         "spec",
-        `Bylaw could not check this policy against the API server within ${seconds(deadlineMs)} (${WHAT}): the API server did not answer in time; nothing was stored, apply it again`,
+        `Bylaw could not check this policy against the API server within ${seconds(deadlineMs)} (${what}): the API server did not answer in time; nothing was stored, apply it again`,
       ),
     ];
   } catch (e) {
     return [
       problem(
         "spec",
-        `Bylaw could not check this policy against the API server (${WHAT}): ${e instanceof Error ? e.message : String(e)}; nothing was stored`,
+        `Bylaw could not check this policy against the API server (${what}): ${e instanceof Error ? e.message : String(e)}; nothing was stored`,
       ),
     ];
   }
