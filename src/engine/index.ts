@@ -115,7 +115,12 @@ export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { mutateExistingRuleNames, mutateExistingScanView, mutateExistingView } from "./kinds/mutate-existing.js";
 export { downstreamRuleLabel } from "./kinds/generating/downstream-rule.js";
-export { backgroundWrites, cleanupDeletes, type BackgroundWrite, type WrittenThing } from "./kinds/background-writes.js";
+export {
+  backgroundWrites,
+  cleanupDeletes,
+  type BackgroundWrite,
+  type WrittenThing,
+} from "./kinds/background-writes.js";
 export { reinvokedIfNeeded } from "./kinds/mutating/reinvocation.js";
 export { parseKindSelector } from "./match/kind-selector.js";
 export { indexPolicies, type CandidateIndex } from "./candidates/candidate-index.js";
