@@ -429,7 +429,28 @@ spec:
     resourceRules:
       - apiGroups: [""]
         apiVersions: [v1]
-        resources: [configmaps, namespaces]
+        resources: [configmaps]
+  conditions:
+    - name: doomed
+      expression: "object.metadata.?labels['doom-d'].orValue('') == 'yes'"
+`,
+  },
+  {
+    // The namespace admin may not delete Namespaces (not even tenant-a): refused (rule 4).
+    name: "delete-namespaces",
+    kind: "namespaceddeletingpolicy",
+    policy: `apiVersion: policies.kyverno.io/v1
+kind: NamespacedDeletingPolicy
+metadata:
+  name: delete-namespaces
+  namespace: tenant-a
+spec:
+  schedule: "*/1 * * * *"
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        resources: [namespaces]
   conditions:
     - name: doomed
       expression: "object.metadata.?labels['doom-d'].orValue('') == 'yes'"

@@ -20,7 +20,8 @@
  *   tenant-a's objects, from a kyverno.io Policy and from a NamespacedMutatingPolicy with
  *   mutate-existing;
  * - cleanup: a CleanupPolicy over labelled ConfigMaps (no namespace) and a NamespacedDeletingPolicy
- *   over ConfigMaps and Namespaces delete only tenant-a's objects; CleanupPolicies over Namespaces
+ *   over ConfigMaps delete only tenant-a's objects; one over Namespaces is refused (its author may
+ *   not delete Namespaces); CleanupPolicies over Namespaces
  *   and naming tenant-b are refused at apply with Kyverno's reasons; a `cleanup.kyverno.io/ttl` label on tenant-a's `canary`
  *   deletes it and not the `canary` elsewhere;
  * - afterwards every canary object in tenant-b and kube-system (and the canary Namespace) has the
@@ -269,6 +270,19 @@ describe(
         `# cleanup policies stored: ${storedCleanup.join(", ") || "none"}; refused: ${refusals.join(" | ") || "none"}`,
       );
       assert.ok(storedCleanup.includes("cleanuppolicy/sweep-configmaps"), "the tenant's own CleanupPolicy is stored");
+      assert.ok(
+        storedCleanup.includes("namespaceddeletingpolicy/delete-configmaps"),
+        "the tenant's own NamespacedDeletingPolicy is stored",
+      );
+      // Rule 4: the cleanup controller would delete for the author what the author may not.
+      assert.ok(
+        refusals.some(
+          (r) =>
+            r.startsWith("delete-namespaces: ") &&
+            /the policy's author tenant-a-admin may not delete namespaces in namespace tenant-a/.test(r),
+        ),
+        `delete-namespaces was not refused for its author: ${refusals.join(" | ") || "none refused"}`,
+      );
       // As Kyverno's webhook: a namespaced CleanupPolicy naming a cluster-wide kind or a namespaces filter.
       for (const name of ["sweep-namespaces", "sweep-tenant-b"])
         assert.ok(
@@ -471,10 +485,9 @@ describe(
       await eventually("doomed-c deleted by the CleanupPolicy", 150_000, async () =>
         (await dataOf("configmap", "doomed-c", "tenant-a", "{.metadata.name}")) === undefined ? true : undefined,
       );
-      if (storedCleanup.includes("namespaceddeletingpolicy/delete-configmaps"))
-        await eventually("doomed-d deleted by the NamespacedDeletingPolicy", 150_000, async () =>
-          (await dataOf("configmap", "doomed-d", "tenant-a", "{.metadata.name}")) === undefined ? true : undefined,
-        );
+      await eventually("doomed-d deleted by the NamespacedDeletingPolicy", 150_000, async () =>
+        (await dataOf("configmap", "doomed-d", "tenant-a", "{.metadata.name}")) === undefined ? true : undefined,
+      );
       await eventually("tenant-a's canary deleted by its ttl label", 90_000, async () =>
         (await dataOf("configmap", "canary", "tenant-a", "{.metadata.name}")) === undefined ? true : undefined,
       );
