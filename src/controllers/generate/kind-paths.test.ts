@@ -19,6 +19,7 @@ function cluster() {
   return {
     paths,
     calls,
+    answers,
     advance: (ms: number) => (now += ms),
     /** Installs the Widget CRD: /apis lists the group, its version lists the kind. */
     installWidgets: () => {
@@ -76,4 +77,19 @@ test("a wildcard or an apiVersion-less kind not found waits for the 30 s refresh
   assert.deepEqual(c.calls, []);
   c.advance(30_000);
   assert.equal((await c.paths.resolve("", "Widget"))?.resource.group, "example.com");
+});
+
+test("a kind its group version serves only as a subresource (Scale) is not found, and discovery is not read again for it", async () => {
+  const c = cluster();
+  c.installWidgets();
+  c.answers["/apis/example.com/v1"] = {
+    resources: [WIDGETS, { name: "widgets/scale", kind: "Scale", namespaced: true, verbs: ["get", "update"] }],
+  };
+  await c.paths.resolve("v1", "ConfigMap");
+  c.calls.length = 0;
+  for (let i = 0; i < 3; i++) {
+    assert.equal(await c.paths.resolve("example.com/v1", "Scale"), undefined);
+    c.advance(2_500);
+  }
+  assert.deepEqual(c.calls, ["GET /apis/example.com/v1", "GET /apis/example.com/v1", "GET /apis/example.com/v1"]);
 });

@@ -34,7 +34,14 @@ export class KindPaths {
     if (found !== undefined) return found;
     if (this.now() - this.readAt < REFRESH_MS) {
       const [group = "", version = ""] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
-      if (!(await this.newlyServed(group, version, (r) => r.kind === kind))) return undefined;
+      if (
+        !(await this.newlyServed(
+          group,
+          version,
+          (r) => r.kind === kind && typeof r.name === "string" && !r.name.includes("/"),
+        ))
+      )
+        return undefined;
     }
     await this.read();
     return this.find(apiVersion, kind);
