@@ -47,25 +47,29 @@ export async function discover(client: KubeClient): Promise<Discovery> {
   const lists = await Promise.all(
     versions.map(async (gv) => {
       try {
-        return {
-          gv,
-          list: (await client.getJson(
-            `/apis/${encodeURIComponent(gv.group)}/${encodeURIComponent(gv.version)}`,
-          )) as ResourceList,
-        };
+        return await discoverGroupVersion(client, gv);
       } catch (e) {
         warnings.push(
           `discovery: /apis/${gv.group}/${gv.version} did not answer (${(e as Error).message}); its kinds are not listed`,
         );
-        return { gv, list: {} };
+        return [];
       }
     }),
   );
-  const resources = [
-    ...servedIn(core, { group: "", version: "v1", preferred: true }),
-    ...lists.flatMap(({ gv, list }) => servedIn(list, gv)),
-  ];
+  const resources = [...servedIn(core, { group: "", version: "v1", preferred: true }), ...lists.flat()];
   return { resources, warnings };
+}
+
+/** One group version's discovery document (`/api/v1` for the core group); throws the client's error. */
+export async function discoverGroupVersion(
+  client: KubeClient,
+  gv: { group: string; version: string; preferred: boolean },
+): Promise<ServedResource[]> {
+  const path =
+    gv.group === ""
+      ? `/api/${encodeURIComponent(gv.version)}`
+      : `/apis/${encodeURIComponent(gv.group)}/${encodeURIComponent(gv.version)}`;
+  return servedIn((await client.getJson(path)) as ResourceList, gv);
 }
 
 function servedIn(list: ResourceList, gv: { group: string; version: string; preferred: boolean }): ServedResource[] {

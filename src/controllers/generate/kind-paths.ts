@@ -4,7 +4,13 @@
  * version now lists it (one request, at most every 2 s per group version: a CRD installed a moment
  * before a policy naming it is found then), else at most every 30 s.
  */
-import { discover, type Discovery, selectServed, type ServedResource } from "../../kube/discovery.js";
+import {
+  discover,
+  discoverGroupVersion,
+  type Discovery,
+  selectServed,
+  type ServedResource,
+} from "../../kube/discovery.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 
 const REFRESH_MS = 30_000;
@@ -34,14 +40,8 @@ export class KindPaths {
     if (found !== undefined) return found;
     if (this.now() - this.readAt < REFRESH_MS) {
       const [group = "", version = ""] = apiVersion.includes("/") ? apiVersion.split("/", 2) : ["", apiVersion];
-      if (
-        !(await this.newlyServed(
-          group,
-          version,
-          (r) => r.kind === kind && typeof r.name === "string" && !r.name.includes("/"),
-        ))
-      )
-        return undefined;
+      const listed = (r: ServedResource): boolean => r.kind === kind && !r.resource.includes("/");
+      if (!(await this.newlyServed(group, version, listed))) return undefined;
     }
     await this.read();
     return this.find(apiVersion, kind);
@@ -57,10 +57,14 @@ export class KindPaths {
     if (resource.includes("/")) return [];
     if (this.discovery === undefined || this.now() - this.readAt >= REFRESH_MS) await this.read();
     const selector = { by: "resource", group, version, resource } as const;
-    const found = selectServed(this.discovery ?? { resources: [], warnings: [] }, selector).map(pathsOf);
+    const found = this.served(selector);
     if (found.length > 0 || [group, version, resource].some((p) => p.includes("*"))) return found;
-    if (!(await this.newlyServed(group, version, (r) => r.name === resource))) return found;
+    if (!(await this.newlyServed(group, version, (r) => r.resource === resource))) return found;
     await this.read();
+    return this.served(selector);
+  }
+
+  private served(selector: Parameters<typeof selectServed>[1]): KindPath[] {
     return selectServed(this.discovery ?? { resources: [], warnings: [] }, selector).map(pathsOf);
   }
 
@@ -74,25 +78,13 @@ export class KindPaths {
    * CRD installed since it was read); at most one read per group version every CHECK_MS, and a
    * document that cannot be read (not served yet, the API server busy) says no.
    */
-  private async newlyServed(
-    group: string,
-    version: string,
-    has: (r: { name?: unknown; kind?: unknown }) => boolean,
-  ): Promise<boolean> {
+  private async newlyServed(group: string, version: string, listed: (r: ServedResource) => boolean): Promise<boolean> {
     if (version === "") return false;
     const key = `${group}/${version}`;
     if (this.now() - (this.checkedAt.get(key) ?? -Infinity) < CHECK_MS) return false;
     this.checkedAt.set(key, this.now());
-    const path =
-      group === ""
-        ? `/api/${encodeURIComponent(version)}`
-        : `/apis/${encodeURIComponent(group)}/${encodeURIComponent(version)}`;
     try {
-      const doc = (await this.client.getJson(path)) as { resources?: unknown };
-      return (
-        Array.isArray(doc.resources) &&
-        doc.resources.some((r) => typeof r === "object" && r !== null && has(r as { name?: unknown; kind?: unknown }))
-      );
+      return (await discoverGroupVersion(this.client, { group, version, preferred: false })).some(listed);
     } catch {
       return false;
     }

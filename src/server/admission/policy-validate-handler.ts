@@ -86,15 +86,11 @@ export function handlePolicyValidateVetted(body: unknown, deps: AdmissionDeps): 
   let pending: Promise<HandlerResult> | undefined;
   const first = guarded(body, deps, "policyvalidate", undefined, (request) => {
     const deadline = startDeadline(deps);
-    const { answer, compiled, deletes } = checkPolicy(request, deps);
-    const vetDeletes = deps.vetCleanup;
-    const check = !answer.response.allowed
-      ? undefined
-      : compiled !== undefined
-        ? vet(compiled, authorOf(request))
-        : deletes !== undefined && vetDeletes !== undefined
-          ? vetDeletes(deletes, authorOf(request))
-          : undefined;
+    const checked = checkPolicy(request, deps);
+    const answer = checked.answer;
+    const check = answer.response.allowed
+      ? vetChecked(checked, authorOf(request), { ...deps, vetPolicy: vet })
+      : undefined;
     if (check === undefined) return answered(request, deps, answer, () => deadline.elapsed());
     pending = check.then(
       (problems) => answered(request, deps, withProblems(answer, problems, request.uid), () => deadline.elapsed()),
@@ -103,6 +99,17 @@ export function handlePolicyValidateVetted(body: unknown, deps: AdmissionDeps): 
     return { status: 200, body: answer };
   });
   return pending ?? first;
+}
+
+/** What asks the API server about an admitted policy: vetPolicy for one `serve` loads, vetCleanup for a cleanup policy. */
+function vetChecked(
+  checked: Checked,
+  author: PolicyAuthor | undefined,
+  deps: Pick<AdmissionDeps, "vetCleanup"> & Required<Pick<AdmissionDeps, "vetPolicy">>,
+): Promise<readonly PolicyProblem[]> | undefined {
+  if (checked.compiled !== undefined) return deps.vetPolicy(checked.compiled, author);
+  if (checked.deletes !== undefined) return deps.vetCleanup?.(checked.deletes, author);
+  return undefined;
 }
 
 /**

@@ -693,6 +693,8 @@ export async function startServe(
   const admissionReports =
     reports !== undefined && live !== undefined ? admissionReportsWriter(live, o.reportFormat, logger) : undefined;
   const monitoring = monitoringComponent(o, live, registry, logger);
+  /** The policy webhook's checks against the API server end before the webhook's own timeout. */
+  const vetDeadlineMs = o.groups.defaultSeconds * DEADLINE_SHARE * 1000;
   const deps: AdmissionDeps = {
     engine,
     policies: () => loadedPolicies(source),
@@ -710,14 +712,11 @@ export async function startServe(
           ? checkPolicy
           : (p) => [...checkPolicy(p), ...admissionBudgetProblems(p, source.current().policies, o.namespaceBudget)],
       ...(registration !== undefined ? { registrar: registration.registrar, cluster: registration.policyChecks } : {}),
-      deadlineMs: o.groups.defaultSeconds * DEADLINE_SHARE * 1000,
+      deadlineMs: vetDeadlineMs,
     }),
     ...(registration !== undefined
       ? {
-          vetCleanup: vetCleanup({
-            cluster: registration.policyChecks,
-            deadlineMs: o.groups.defaultSeconds * DEADLINE_SHARE * 1000,
-          }),
+          vetCleanup: vetCleanup({ cluster: registration.policyChecks, deadlineMs: vetDeadlineMs }),
         }
       : {}),
     denialYaml: new YamlV3Writer(),
