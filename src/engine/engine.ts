@@ -24,6 +24,9 @@ import type { EnginePorts, Interruption } from "./ports.js";
 import type { PolicyProblem } from "./api/problem.js";
 import { compileException } from "./exceptions/index.js";
 import { compileCelException, type AnyCompiledException } from "./exceptions/cel/index.js";
+import { explainPolicy } from "./explain/explain-policy.js";
+import type { PolicyExplanation } from "./explain/types.js";
+import type { RuleResult } from "./api/rule-result.js";
 
 export type CompileAnyExceptionOutcome =
   | { readonly ok: true; readonly exception: AnyCompiledException }
@@ -74,6 +77,12 @@ export interface Engine {
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
   generate(policy: CompiledPolicy, request: RequestInput, existing: ExistingResources): PolicyResponse;
+  /**
+   * How a policy's results on one request came about, rule by rule (`--explain`): the clause that
+   * matched or excluded, exceptions, context values, preconditions, and what failed. `results` are
+   * the rule results its evaluation gave for this request. Built only when asked.
+   */
+  explain(policy: CompiledPolicy, request: RequestInput, results: readonly RuleResult[]): PolicyExplanation;
 }
 
 export function createEngine(ports: EnginePorts): Engine {
@@ -119,6 +128,7 @@ export function createEngine(ports: EnginePorts): Engine {
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) =>
       evaluationOf(policy).generate(policy, prepareRequest(request), env, existing),
+    explain: (policy, request, results) => explainPolicy(policy, request, results, env),
   };
 }
 

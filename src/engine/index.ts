@@ -35,6 +35,7 @@ export type {
   Rule,
 } from "./api/policy.js";
 export type { RuleResult, RuleStatus, RuleType } from "./api/rule-result.js";
+export type { ExplainedConditions, FailedAt, PolicyExplanation, RuleExplanation } from "./explain/types.js";
 export type { GeneratedResource, SourceRef } from "./api/generated-resource.js";
 export { problem, type PolicyProblem } from "./api/problem.js";
 

@@ -17,7 +17,7 @@ import { checkRequest } from "./check-request.js";
 import { compileDocuments } from "./compile-documents.js";
 import { existingResources } from "./existing-resources.js";
 import { createOfflineEngine } from "./offline-engine.js";
-import { processResource } from "./process-resource.js";
+import { explainProcessed, processResource } from "./process-resource.js";
 import type {
   Bylaw,
   BylawOptions,
@@ -84,6 +84,7 @@ function check(
     generated: results.flatMap((r) => r.generated ?? []),
     summary,
     blocked: results.some((r) => r.action === "Enforce"),
+    ...(options.explain === true ? { explanations: explainProcessed(engine, processed, request) } : {}),
   };
 }
 

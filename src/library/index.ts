@@ -15,3 +15,4 @@ export type {
   PolicyRuleResult,
   ResourceReport,
 } from "./types.js";
+export type { ExplainedConditions, PolicyExplanation, RuleExplanation } from "../engine/index.js";

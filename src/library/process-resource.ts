@@ -13,8 +13,10 @@ import {
   hasImageVerifyRules,
   hasMutateRules,
   hasValidateRules,
+  type PolicyExplanation,
   type PolicyResponse,
   type Resource,
+  type RuleResult,
 } from "../engine/index.js";
 
 interface Processed {
@@ -47,4 +49,29 @@ export function processResource(
     if (hasGenerateRules(policy)) responses.push(engine.generate(policy, request(resource, policy), existing));
   }
   return { responses, patched: current };
+}
+
+/**
+ * `--explain`: how each policy's results on the resource came about (engine.explain), for the
+ * policies that concern it: a rule gave a result, or one is written for the resource's kind (its
+ * match or exclude then says why it did not apply). Each policy is explained on the request its
+ * validate rules saw (the resource after every mutate policy).
+ */
+export function explainProcessed(
+  engine: Engine,
+  processed: Processed,
+  request: (resource: Resource, policy: CompiledPolicy) => EngineRequest,
+): PolicyExplanation[] {
+  const byPolicy = new Map<CompiledPolicy, RuleResult[]>();
+  for (const response of processed.responses) {
+    const results = byPolicy.get(response.policy) ?? [];
+    results.push(...response.rules);
+    byPolicy.set(response.policy, results);
+  }
+  const out: PolicyExplanation[] = [];
+  for (const [policy, results] of byPolicy) {
+    const explained = engine.explain(policy, request(processed.patched, policy), results);
+    if (results.length > 0 || explained.rules.some((r) => r.match.elsewhere !== true)) out.push(explained);
+  }
+  return out;
 }

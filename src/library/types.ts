@@ -6,6 +6,7 @@ import type {
   JsonObject,
   JsonValue,
   Operation,
+  PolicyExplanation,
   RequestUserInfo,
   Resource,
   RuleResult,
@@ -39,6 +40,8 @@ export interface CheckOptions {
   readonly variables?: Readonly<Record<string, JsonValue>>;
   /** Objects already in the cluster: clone sources of generate rules, targets of mutate-existing rules. */
   readonly existing?: readonly Resource[];
+  /** Also say how each result came about (`ResourceReport.explanations`); costs nothing when unset. */
+  readonly explain?: boolean;
 }
 
 /** One rule's result for one resource, with the policy it belongs to. */
@@ -67,6 +70,11 @@ export interface ResourceReport {
    * kind): no policy ran, `summary.error` is 1, and this says what to give instead. Never a pass.
    */
   readonly error?: string;
+  /**
+   * With `explain: true`: per policy that matched, each rule with the clause that matched or
+   * excluded it, exceptions, context values, preconditions, and what failed where.
+   */
+  readonly explanations?: readonly PolicyExplanation[];
 }
 
 export interface Bylaw {

@@ -14,6 +14,7 @@ import {
   type JsonValue,
   type Operation,
   parseApiVersion,
+  type PolicyExplanation,
   type PolicyResponse,
   type RequestUserInfo,
   type Resource,
@@ -23,7 +24,7 @@ import {
   resourceNamespace,
 } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
-import { processResource } from "../../library/process-resource.js";
+import { explainProcessed, processResource } from "../../library/process-resource.js";
 import { buildRequest } from "../offline/build-request.js";
 import { type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
 import { unmappedSubresources } from "./values-subresources.js";
@@ -55,15 +56,22 @@ export async function runSuites(
   file: string,
   makeEngine: EngineFactory,
   idPrefix: string = dirname(file),
+  options: SuiteOptions = {},
 ): Promise<SuiteResult[]> {
+  const how = { makeEngine, explain: options.explain === true };
   const docs = (await loadPaths([file])).filter((d) => d.value !== undefined || d.error !== undefined);
   if (docs.length === 0) return [failed(file, "", `${file}: empty test file`, [])];
   const out: SuiteResult[] = [];
   for (const [i, doc] of docs.entries()) {
     const where = docs.length > 1 ? `${file} (document ${i + 1})` : file;
-    out.push(await runTestDocument(file, where, doc, makeEngine, i === 0 ? idPrefix : `${idPrefix}#${i + 1}`));
+    out.push(await runTestDocument(file, where, doc, how, i === 0 ? idPrefix : `${idPrefix}#${i + 1}`));
   }
   return out;
+}
+
+/** How suites run: `explain` also gathers how each policy's results came about (bylaw test --explain). */
+interface SuiteOptions {
+  readonly explain?: boolean;
 }
 
 /** The first test of a test file (see runSuites for all of them). */
@@ -80,9 +88,10 @@ async function runTestDocument(
   file: string,
   where: string,
   doc: { value?: JsonValue; error?: string },
-  makeEngine: EngineFactory,
+  how: { readonly makeEngine: EngineFactory; readonly explain: boolean },
   idPrefix: string,
 ): Promise<SuiteResult> {
+  const makeEngine = how.makeEngine;
   const dir = dirname(file);
   if (doc.error !== undefined || doc.value === undefined)
     return failed(file, "", doc.error ?? `${where}: empty document`, []);
@@ -179,6 +188,7 @@ async function runTestDocument(
     existing,
     exceptions,
     crds: crds.kinds,
+    ...(how.explain ? { explanations: [] } : {}),
   };
 
   const byOperation = new Map<string, PolicyResponse[]>();
@@ -209,6 +219,7 @@ async function runTestDocument(
     warnings,
     ...(policyErrors.length > 0 ? { policyErrors } : {}),
     results: rows,
+    ...(inputs.explanations !== undefined ? { explanations: inputs.explanations } : {}),
     loaded: {
       userInfo: spec.userinfo !== undefined,
       jsonPayloads: spec.jsonPayloads.length > 0,
@@ -267,6 +278,8 @@ interface SuiteInputs {
   readonly exceptions: readonly AnyCompiledException[];
   /** The ClusterResources' CRDs: a custom resource is matched with its CRD's plural (crd-kinds.ts). */
   readonly crds: CrdKinds;
+  /** --explain: where each evaluation's explanations are gathered. */
+  readonly explanations?: PolicyExplanation[];
 }
 
 /** Every policy on every resource, with the operation a row names (undefined: the values' or CREATE). */
@@ -280,6 +293,7 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
   for (const resource of resources) {
     const done = processResource(engine, policies, resource, request, existing);
     out.push(...done.responses);
+    inputs.explanations?.push(...explainProcessed(engine, done, request));
     // As Kyverno 1.19's PolicyProcessor (shared by apply and test; kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
     out.push(...applyToPayload(engine, policies, done.patched, exceptions));
   }

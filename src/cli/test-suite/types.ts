@@ -1,4 +1,5 @@
 /** One expected row (results entry × resource it names) and what Bylaw found for it. */
+import type { PolicyExplanation } from "../../engine/index.js";
 export interface RowResult {
   /** Stable id: `<suite dir>::<entry index>::<resource>`. */
   readonly id: string;
@@ -33,6 +34,8 @@ export interface SuiteResult {
   readonly results: readonly RowResult[];
   /** What was loaded, as Kyverno's `test` lists it before its table; absent when the suite stopped loading. */
   readonly loaded?: SuiteLoaded;
+  /** `bylaw test --explain`: how each policy's results on each resource came about. */
+  readonly explanations?: readonly PolicyExplanation[];
 }
 
 /** What a suite loaded (Kyverno's commands/test/test.go prints a line per step and the counts). */

@@ -2,6 +2,6 @@
 export type { CompiledException } from "./types.js";
 
 export { compileException } from "./compile-exception.js";
-export { matchExceptions, exceptionPolicyKey } from "./match-exceptions.js";
+export { exceptionCovers, matchExceptions, exceptionPolicyKey } from "./match-exceptions.js";
 export { exceptionSkipMessage } from "./messages.js";
 export { podSecurityExceptionPlan } from "./pod-security.js";

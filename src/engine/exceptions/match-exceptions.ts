@@ -21,7 +21,7 @@ export function exceptionPolicyKey(policy: Pick<CompiledPolicy, "kind" | "name" 
 }
 
 /** Kyverno's `Exception.Contains`: the policy name is compared exactly, rule names as wildcards. */
-function exceptionCovers(exception: CompiledException, policy: string, rule: string): boolean {
+export function exceptionCovers(exception: CompiledException, policy: string, rule: string): boolean {
   return exception.entries.some((e) => e.policyName === policy && e.ruleNames.some((r) => wildcardMatch(r, rule)));
 }
 

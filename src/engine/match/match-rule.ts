@@ -8,7 +8,7 @@
 import type { MatchResources, ResourceFilter, Rule } from "../api/policy.js";
 import { resourceNamespace } from "../api/resource.js";
 import { compileFilter, type CompiledFilter } from "./resource-filter.js";
-import type { CheckContext, CompiledMatch, MatchRequest } from "./types.js";
+import type { CheckContext, CompiledMatch, MatchDecision, MatchRequest } from "./types.js";
 import { isEmptyUserInfo } from "./user-info.js";
 import { parseKindSelector } from "./kind-selector.js";
 import { hasWildcard } from "../values/wildcard.js";
@@ -93,7 +93,67 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
       if (!selects(match, ctx, background)) return false;
       return exclude === undefined || !excludes(exclude, ctx);
     },
+    explain(req: MatchRequest): MatchDecision {
+      return explainMatch({ match, exclude }, req);
+    },
   };
+}
+
+/** `matches`, saying which clause decided: for explanations only (it walks every filter). */
+function explainMatch(
+  blocks: { match: CompiledBlock; exclude: CompiledBlock | undefined },
+  req: MatchRequest,
+): MatchDecision {
+  const { match, exclude } = blocks;
+  if (match.kinds !== undefined && !includes(match.kinds, req.gvk.kind))
+    return {
+      matched: false,
+      reason: `match: kind ${req.gvk.kind} is not among ${match.kinds.join(", ")}`,
+      elsewhere: true,
+    };
+  const namespace = resourceNamespace(req.resource);
+  if (req.policyNamespace !== "" && req.policyNamespace !== namespace)
+    return {
+      matched: false,
+      reason: `a Policy in namespace ${req.policyNamespace} applies only there (the resource is in ${namespace === "" ? "no namespace" : namespace})`,
+    };
+  const background = isEmptyUserInfo(req.userInfo);
+  const ctx: CheckContext = { req, user: req.userInfo ?? EMPTY_USER };
+  const selected = explainSelects(match, ctx, background);
+  if (!selected.matched) return selected;
+  if (exclude === undefined) return { matched: true, reason: `${selected.reason}; no exclude` };
+  const excluded = explainExcludes(exclude, ctx);
+  return excluded.matched
+    ? { matched: false, reason: `${selected.reason}, but ${excluded.reason}` }
+    : { matched: true, reason: `${selected.reason}; ${excluded.reason}` };
+}
+
+function explainSelects(block: CompiledBlock, ctx: CheckContext, background: boolean): MatchDecision {
+  const unmet = block.filters.map((f) => (f.selects(ctx, background) ? [] : f.unmet(ctx, !background)));
+  const at = (i: number) => (block.mode === "legacy" ? "match" : `match.${block.mode}[${i}]`);
+  const why = (i: number) => `${at(i)} (${(unmet[i] ?? []).join(", ")} not met)`;
+  if (block.mode === "all") {
+    const failing = unmet.findIndex((u) => u.length > 0);
+    return failing < 0
+      ? { matched: true, reason: "every filter of match.all selected it" }
+      : { matched: false, reason: `${why(failing)} did not select it` };
+  }
+  const first = unmet.findIndex((u) => u.length === 0);
+  if (first >= 0) return { matched: true, reason: `${at(first)} selected it` };
+  return { matched: false, reason: `no filter selected it: ${unmet.map((_, i) => why(i)).join("; ")}` };
+}
+
+function explainExcludes(block: CompiledBlock, ctx: CheckContext): MatchDecision {
+  const at = (i: number) => (block.mode === "legacy" ? "exclude" : `exclude.${block.mode}[${i}]`);
+  const hits = block.filters.map((f) => f.excludes(ctx));
+  if (block.mode === "all")
+    return hits.every((h) => h)
+      ? { matched: true, reason: "every filter of exclude.all excluded it" }
+      : { matched: false, reason: `${at(hits.indexOf(false))} did not exclude it` };
+  const first = hits.indexOf(true);
+  return first >= 0
+    ? { matched: true, reason: `${at(first)} excluded it` }
+    : { matched: false, reason: "no exclude filter excluded it" };
 }
 
 function selects(block: CompiledBlock, ctx: CheckContext, background: boolean): boolean {

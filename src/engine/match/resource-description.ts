@@ -14,7 +14,7 @@ import {
 import { hasWildcard, wildcardMatch } from "../values/wildcard.js";
 import { compileKindSelector, parseKindSelector } from "./kind-selector.js";
 import { evaluateSelector } from "./label-selector.js";
-import type { Check } from "./types.js";
+import type { Check, NamedCheck } from "./types.js";
 
 /**
  * Whether a description is the zero value. Like Kyverno (which compares with the Go zero value),
@@ -35,33 +35,34 @@ export function isZeroDescription(rd: ResourceDescription | null | undefined): b
 }
 
 /** Compile a resource description into checks, one per written attribute. */
-export function compileResourceChecks(rd: ResourceDescription): Check[] {
-  const checks: Check[] = [];
+export function compileResourceChecks(rd: ResourceDescription): NamedCheck[] {
+  const checks: NamedCheck[] = [];
+  const push = (field: string, holds: Check) => checks.push({ field, holds });
   const kinds = rd.kinds ?? [];
-  if (kinds.length > 0) checks.push(kindCheck(kinds));
+  if (kinds.length > 0) push("kinds", kindCheck(kinds));
   const name = rd.name ?? "";
-  if (name !== "") checks.push(({ req }) => wildcardMatch(name, nameOf(req.resource)));
+  if (name !== "") push("name", ({ req }) => wildcardMatch(name, nameOf(req.resource)));
   const names = rd.names ?? [];
   if (names.length > 0) {
-    checks.push(({ req }) => {
+    push("names", ({ req }) => {
       const actual = nameOf(req.resource);
       return names.some((n) => wildcardMatch(n, actual));
     });
   }
   const namespaces = rd.namespaces ?? [];
   if (namespaces.length > 0) {
-    checks.push(({ req }) => {
+    push("namespaces", ({ req }) => {
       const r = req.resource;
       const ns = resourceKind(r) === "Namespace" ? resourceName(r) : resourceNamespace(r);
       return namespaces.some((p) => wildcardMatch(p, ns));
     });
   }
   const annotations = rd.annotations ?? {};
-  if (Object.keys(annotations).length > 0) checks.push(annotationCheck(annotations));
-  if (rd.selector != null) checks.push(selectorCheck(rd.selector));
-  if (rd.namespaceSelector != null) checks.push(namespaceSelectorCheck(rd.namespaceSelector, kinds));
+  if (Object.keys(annotations).length > 0) push("annotations", annotationCheck(annotations));
+  if (rd.selector != null) push("selector", selectorCheck(rd.selector));
+  if (rd.namespaceSelector != null) push("namespaceSelector", namespaceSelectorCheck(rd.namespaceSelector, kinds));
   const operations = rd.operations ?? [];
-  if (operations.length > 0) checks.push(({ req }) => operations.includes(req.operation));
+  if (operations.length > 0) push("operations", ({ req }) => operations.includes(req.operation));
   return checks;
 }
 

@@ -16,14 +16,26 @@ export interface CompiledFilter {
   selects(ctx: CheckContext, background: boolean): boolean;
   /** Whether the filter selects the request, as an `exclude` filter (an empty filter excludes nothing). */
   excludes(ctx: CheckContext): boolean;
+  /**
+   * The written criteria the request does not meet (`kinds`, `selector`, `subjects`, …), for
+   * explanations; `withUser: false` leaves the user-info criteria out (match in a background scan).
+   */
+  unmet(ctx: CheckContext, withUser: boolean): readonly string[];
 }
 
 export function compileFilter(f: FilterSource): CompiledFilter {
   const resourceEmpty = isZeroDescription(f.resources);
   const userEmpty = !hasUserInfoCriteria(f);
-  const resourceChecks = f.resources == null ? [] : compileResourceChecks(f.resources);
-  const userChecks = compileUserInfoChecks(f);
+  const named = [...(f.resources == null ? [] : compileResourceChecks(f.resources))];
+  const namedUser = compileUserInfoChecks(f);
+  const resourceChecks = named.map((c) => c.holds);
+  const userChecks = namedUser.map((c) => c.holds);
   return {
+    unmet(ctx, withUser) {
+      const checks = withUser ? [...named, ...namedUser] : named;
+      if (checks.length === 0) return ["(no criteria written)"];
+      return checks.filter((c) => !c.holds(ctx)).map((c) => c.field);
+    },
     selects(ctx, background) {
       // In background mode Kyverno drops the user-info criteria of match filters.
       const useUser = !background;

@@ -38,6 +38,12 @@ export interface CheckContext {
 /** One small check of a filter: whether the request meets one written criterion. */
 export type Check = (ctx: CheckContext) => boolean;
 
+/** A check with the field it was written under (`kinds`, `selector`, `subjects`, …), for explanations. */
+export interface NamedCheck {
+  readonly field: string;
+  readonly holds: Check;
+}
+
 /** A rule's match/exclude compiled once, evaluated many times. */
 export interface CompiledMatch {
   /** Whether the rule applies to the request: its match selects it and its exclude does not. */
@@ -52,4 +58,17 @@ export interface CompiledMatch {
    * it: a request of another operation is not matched. undefined (or absent): any operation may match.
    */
   readonly operations?: readonly string[] | undefined;
+  /** Why `matches` decides as it does: the clause that decided (built only when asked, engine/explain). */
+  explain(req: MatchRequest): MatchDecision;
+}
+
+/** A match/exclude decision with the clause that decided it, e.g. `match.any[1] selected it`. */
+export interface MatchDecision {
+  readonly matched: boolean;
+  readonly reason: string;
+  /**
+   * Set when the rule cannot concern the request at all: its match names other kinds (or a CEL
+   * policy's constraints leave the request out). Explanations list such policies only on request.
+   */
+  readonly elsewhere?: true;
 }

@@ -5,7 +5,7 @@
 import type { Subject } from "../api/policy.js";
 import type { RequestUserInfo } from "../api/resource.js";
 import { wildcardMatch } from "../values/wildcard.js";
-import type { Check } from "./types.js";
+import type { NamedCheck } from "./types.js";
 
 export interface UserInfoCriteria {
   readonly roles?: readonly string[] | null;
@@ -48,13 +48,17 @@ function subjectsMatch(subjects: readonly Subject[], user: RequestUserInfo): boo
 }
 
 /** Compile the user-info criteria of one filter into checks. */
-export function compileUserInfoChecks(c: UserInfoCriteria): Check[] {
-  const checks: Check[] = [];
+export function compileUserInfoChecks(c: UserInfoCriteria): NamedCheck[] {
+  const checks: NamedCheck[] = [];
   const roles = c.roles ?? [];
-  if (roles.length > 0) checks.push(({ user }) => user.roles.some((r) => roles.includes(r)));
+  if (roles.length > 0) checks.push({ field: "roles", holds: ({ user }) => user.roles.some((r) => roles.includes(r)) });
   const clusterRoles = c.clusterRoles ?? [];
-  if (clusterRoles.length > 0) checks.push(({ user }) => user.clusterRoles.some((r) => clusterRoles.includes(r)));
+  if (clusterRoles.length > 0)
+    checks.push({
+      field: "clusterRoles",
+      holds: ({ user }) => user.clusterRoles.some((r) => clusterRoles.includes(r)),
+    });
   const subjects = c.subjects ?? [];
-  if (subjects.length > 0) checks.push(({ user }) => subjectsMatch(subjects, user));
+  if (subjects.length > 0) checks.push({ field: "subjects", holds: ({ user }) => subjectsMatch(subjects, user) });
   return checks;
 }

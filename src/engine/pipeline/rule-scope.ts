@@ -49,9 +49,8 @@ export interface RuleRun {
  * validate.podSecurity rule, whose handler turns the exceptions into exclusions.
  */
 export function ruleScope(run: RuleRun): RuleScope {
-  const { policy, type, env, base } = run;
+  const { type } = run;
   const request = run.request.request;
-  const operation = run.request.operation;
   const rule = run.rule.rule;
   const name = run.rule.name;
   // kyverno.io exceptions name ClusterPolicy/Policy rules; the CEL kinds take policies.kyverno.io ones in their own evaluation.
@@ -71,6 +70,25 @@ export function ruleScope(run: RuleRun): RuleScope {
       },
     };
   }
+  const vars = startScope(run);
+  if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0)
+    return { ok: true, vars };
+  const entered = enterScope(vars, rule.context, rule.preconditions);
+  if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };
+  return excepted.length > 0
+    ? { ok: true, vars: entered.vars, exceptions: excepted }
+    : { ok: true, vars: entered.vars };
+}
+
+/**
+ * The variable scope a matched rule starts from, before its context entries and preconditions:
+ * the base context with the CLI's per-rule values and the first foreach values.
+ */
+export function startScope(run: RuleRun): SubstitutionScope {
+  const { policy, env, base } = run;
+  const request = run.request.request;
+  const operation = run.request.operation;
+  const name = run.rule.name;
   let data = base;
   const ruleVars = request.ruleVariables?.(policy.name, name);
   if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setVariable(data, k, v);
@@ -89,16 +107,11 @@ export function ruleScope(run: RuleRun): RuleScope {
     policyNamespace: policy.namespace,
     ...(foreachValues !== undefined ? { foreachValues } : {}),
   };
-  if (rule.context === undefined && rule.preconditions === undefined && excepted.length === 0)
-    return { ok: true, vars };
-  const entered = enterScope(vars, rule.context, rule.preconditions);
-  if (entered.kind !== "ready") return { ok: false, result: ruleResult(name, type, entered.kind, entered.message) };
-  return excepted.length > 0
-    ? { ok: true, vars: entered.vars, exceptions: excepted }
-    : { ok: true, vars: entered.vars };
+  return vars;
 }
 
-function exceptionsFor(run: RuleRun): CompiledException[] {
+/** The kyverno.io PolicyExceptions that apply to the run's rule and request. */
+export function exceptionsFor(run: RuleRun): CompiledException[] {
   const { policy, env, base } = run;
   const request = run.request.request;
   const operation = run.request.operation;

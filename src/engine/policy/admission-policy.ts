@@ -24,6 +24,10 @@ import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } fr
 import type { ParamKindRef } from "../cel/params/index.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { CompiledRule, UnsourcedPolicy } from "./compiled-policy.js";
+import { verdictMatcher } from "../match/index.js";
+
+const MATCHED = { kind: "match" } as const;
+const NOT_MATCHED = { kind: "no-match" } as const;
 
 const KIND = "ValidatingAdmissionPolicy";
 const REASONS: ReadonlySet<string> = new Set(["Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge"]);
@@ -80,17 +84,18 @@ export function compileAdmissionPolicy(
     bindings.length === 0 || bindings.some((b) => b.actions.includes("Deny"))
       ? ("Enforce" as const)
       : ("Audit" as const);
-  const matches =
+  const matcher =
     bindings.length === 0
-      ? (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) =>
-          body.compiled.constraints.decide(req).kind !== "no-match"
-      : (req: Parameters<CompiledRule["matcher"]["matches"]>[0]) =>
-          bindings.some((b) => b.constraints?.decide(req).kind !== "no-match");
+      ? verdictMatcher((req) => body.compiled.constraints.decide(req), "spec.matchConstraints")
+      : verdictMatcher(
+          (req) => (bindings.some((b) => b.constraints?.decide(req).kind !== "no-match") ? MATCHED : NOT_MATCHED),
+          "a binding's matchResources",
+        );
   const rules: CompiledRule[] = [
     {
       rule,
       name,
-      matcher: { kinds: undefined, matches },
+      matcher,
       autogenOf: undefined,
       action,
       podSecurity: undefined,

@@ -22,6 +22,7 @@ import type { UnsourcedPolicy } from "./compiled-policy.js";
 import { ExpressionCache } from "../variables/index.js";
 import { createCel } from "../cel/create-cel.js";
 import { compileBodies, VALIDATING_POLICY_RULE } from "../cel/validating-policy/index.js";
+import { verdictMatcher } from "../match/index.js";
 
 function text(o: JsonObject, key: string): string | undefined {
   const v = o[key];
@@ -108,7 +109,7 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
     rules: bodies.map((b) => ({
       rule,
       name: VALIDATING_POLICY_RULE,
-      matcher: { kinds: undefined, matches: (req) => b.compiled.constraints.decide(req).kind !== "no-match" },
+      matcher: verdictMatcher((req) => b.compiled.constraints.decide(req), "spec.matchConstraints"),
       autogenOf: undefined,
       action,
       podSecurity: undefined,

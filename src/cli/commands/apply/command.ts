@@ -4,6 +4,7 @@ import {
   type CompiledPolicy,
   type EngineRequest,
   jsonEqual,
+  type PolicyExplanation,
   type PolicyResponse,
   type RequestUserInfo,
   type Resource,
@@ -20,7 +21,7 @@ import { offlineEngine } from "../../offline/offline-engine.js";
 import { loadSuiteCluster, type SuiteCluster } from "../../test-suite/context-file.js";
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
-import { processResource } from "../../../library/process-resource.js";
+import { explainProcessed, processResource } from "../../../library/process-resource.js";
 import { countResults } from "../../output/types.js";
 import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../policy-sets/index.js";
 import type { ValuesSpec } from "../../test-suite/values-file.js";
@@ -196,9 +197,10 @@ async function runWith(
     loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
   // With --registry, a pass that asked for images not fetched yet is run again once they are
   // (with --cluster the session already fetches a resource's images with its cluster reads).
-  const { batches, mutated } = await withRegistryPasses(registry, async () => {
+  const { batches, mutated, explanations } = await withRegistryPasses(registry, async () => {
     const batches: ResourceResponses[] = [];
     const mutated: ProducedResource[] = [];
+    const explanations: PolicyExplanation[] = [];
     for (const [index, resource] of loaded.resources.entries()) {
       if (progress)
         io.progress(
@@ -206,6 +208,10 @@ async function runWith(
         );
       const evaluate = () => processResource(engine, policies.compiled, resource, request, existing);
       const done = cluster === undefined ? evaluate() : await cluster.evaluate(evaluate);
+      if (options.explain) {
+        const explain = () => explainProcessed(engine, done, request);
+        explanations.push(...(cluster === undefined ? explain() : await cluster.evaluate(explain)));
+      }
       const origin = loaded.origins[index];
       // As Kyverno 1.19's CLI (kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
       const asJson = applyToPayload(engine, policies.compiled, done.patched, allExceptions);
@@ -213,7 +219,7 @@ async function runWith(
       if (!jsonEqual(done.patched, resource))
         mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
     }
-    return { batches, mutated };
+    return { batches, mutated, explanations };
   });
   io.progressDone();
   payloads.payloads.forEach((payload, i) => {
@@ -237,6 +243,7 @@ async function runWith(
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
     namespaceLabels: values.value.namespaceLabels,
+    ...(options.explain ? { explanations } : {}),
   });
   if (bad) return 2;
   if (options.outputPath !== undefined) {

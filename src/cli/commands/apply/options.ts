@@ -41,6 +41,8 @@ export interface ApplyOptions {
   readonly reportApi: ReportApi;
   readonly auditWarn: boolean;
   readonly detailed: boolean;
+  /** --explain: after the results, how each came about (engine.explain), as text or in the JSON output. */
+  readonly explain: boolean;
   readonly enforce: boolean;
   /** `--registry`: read image registries for imageRegistry entries and CEL image.GetMetadata. */
   readonly registry: boolean;
@@ -150,6 +152,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         "report-api": { type: "string", default: "openreports" },
         "audit-warn": { type: "boolean", default: false },
         "detailed-results": { type: "boolean", default: false },
+        explain: { type: "boolean", default: false },
         cluster: { type: "boolean", short: "c", default: false },
         kubeconfig: { type: "string" },
         context: { type: "string" },
@@ -244,6 +247,8 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       showHelp: false,
     };
   }
+  const explainProblem = values.explain ? explainConflict(format, values) : undefined;
+  if (explainProblem !== undefined) return { kind: "usage-error", message: explainProblem, showHelp: false };
   const exceptionPaths = [...list.exception, ...list.exceptions];
   const crdPaths = [...list["crd-paths"], ...list["crd-path"]].filter((p) => p.trim() !== "");
   if (crdPaths.length > 0 && values.kubeconfig !== undefined)
@@ -283,6 +288,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       reportApi: reportApi as ReportApi,
       auditWarn: values["audit-warn"],
       detailed: values["detailed-results"],
+      explain: values.explain,
       enforce: values.enforce,
       registry: values.registry,
       ...(values.cluster
@@ -309,4 +315,23 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         : {}),
     },
   };
+}
+
+/** --explain is printed with the text and JSON results only: other outputs are read by tools. */
+function explainConflict(
+  format: string,
+  values: {
+    readonly "policy-report": boolean;
+    readonly table: boolean;
+    readonly stdin: boolean;
+    readonly "generate-exceptions"?: boolean;
+  },
+): string | undefined {
+  if (values["generate-exceptions"] === true) return "--explain cannot be combined with --generate-exceptions";
+  if (values["policy-report"]) return "--explain cannot be combined with -p/--policy-report";
+  if (values.table) return "--explain cannot be combined with -t/--table";
+  if (values.stdin) return "--explain cannot be combined with -i/--stdin";
+  if (format !== "text" && format !== "json")
+    return `--explain prints with the text or json output, not ${format} (use --output-format json to read it as JSON)`;
+  return undefined;
 }

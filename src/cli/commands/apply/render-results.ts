@@ -1,5 +1,11 @@
 /** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
-import { buildCliReports, buildPolicyReports, type PolicyResponse } from "../../../engine/index.js";
+import {
+  buildCliReports,
+  buildPolicyReports,
+  type PolicyExplanation,
+  type PolicyResponse,
+} from "../../../engine/index.js";
+import { renderExplanations } from "../../output/explain-text.js";
 import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
@@ -24,6 +30,8 @@ interface RunResults {
   readonly cwd: string;
   /** The values file's namespace labels (a failure's action, for --generate-exceptions with --audit-warn). */
   readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** --explain: how each policy's results came about, per resource. */
+  readonly explanations?: readonly PolicyExplanation[];
 }
 
 /** `--generate-exceptions`: the PolicyExceptions instead of the results; as kyverno apply, -p wins over
@@ -67,6 +75,7 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
               message: r.message,
             })),
             ...(resourcesToStdout ? { resources: produced.map((p) => ({ ...p, rule: p.rule || undefined })) } : {}),
+            ...(run.explanations !== undefined ? { explanations: run.explanations } : {}),
           },
           null,
           2,
@@ -93,6 +102,7 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
           cwd: run.cwd,
         }),
       );
+      if (run.explanations !== undefined) io.out(`\n${renderExplanations(run.explanations)}`);
       if (resourcesToStdout && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
   }
 }

@@ -13,6 +13,7 @@ import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
 import { isGitUrl } from "../../git-url.js";
 import { cloneTestPaths, type TestPaths } from "./git-paths.js";
+import { renderExplanations } from "../../output/explain-text.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
 import {
@@ -92,6 +93,12 @@ Flags:
                            ?; default "policy=*,rule=*,resource=*")
       --fail-only          show only failing rows
       --detailed-results   add the rule message to the table
+      --explain            after each suite's table, how each policy's results on each resource came
+                           about: the match or exclude clause that decided, PolicyExceptions
+                           considered, context values, preconditions and deny conditions with each
+                           operand, a CEL policy's expressions, and the path and value a pattern
+                           failed at. With -o json|yaml it is each suite's "explanations" list; not
+                           with markdown or junit. Suites then run in this thread
       --require-tests      exit 1 when no test files are found
       --remove-color       accepted (Bylaw's output has no colour)
       --warnings-as-errors kyverno test's flag; not supported by Bylaw yet (a usage error naming it)
@@ -136,6 +143,7 @@ Environment:
 Examples:
   bylaw test ./policies
   bylaw test . --fail-only --detailed-results
+  bylaw test examples/tests --explain
   bylaw test ./policies -o junit > report.xml
   bylaw test https://github.com/kyverno/policies/pod-security --git-branch main`;
 
@@ -150,6 +158,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       output: { type: "string" },
       "fail-only": { type: "boolean", default: false },
       "detailed-results": { type: "boolean", default: false },
+      explain: { type: "boolean", default: false },
       "require-tests": { type: "boolean", default: false },
       registry: { type: "boolean", default: false },
       "test-case-selector": { type: "string", short: "t", default: "policy=*,rule=*,resource=*" },
@@ -169,6 +178,10 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     );
   const format = checkedFormat(values, io);
   if (format === undefined) return 2;
+  if (values.explain && (format === "markdown" || format === "junit")) {
+    io.err(usageLine("test", `--explain prints with the table, json or yaml output, not ${format}`));
+    return 2;
+  }
   const selector = parseCaseSelector(values["test-case-selector"]);
   if (!selector.ok) {
     io.err(usageLine("test", selector.error));
@@ -221,6 +234,7 @@ interface TestFlags {
   readonly "file-name": string;
   readonly "fail-only": boolean;
   readonly "detailed-results": boolean;
+  readonly explain: boolean;
   readonly "require-tests": boolean;
   readonly registry: boolean;
   readonly selector: Parameters<typeof selectCases>[1];
@@ -250,7 +264,8 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
     return 2;
   }
   // With --registry the suites run in this thread, where the images they fetch are shared.
-  const workers = registry.value !== undefined ? 0 : workerCount(files.length);
+  // With --explain too: the explanations are gathered where the suites run.
+  const workers = registry.value !== undefined || values.explain ? 0 : workerCount(files.length);
   if (typeof workers !== "number") {
     io.err(usageLine("test", workers.error));
     return 2;
@@ -272,8 +287,12 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
         : {}),
       runHere: (file) => {
         const run = (): Promise<SuiteResult[]> =>
-          runSuites(file, (spec, cluster) =>
-            offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}),
+          runSuites(
+            file,
+            (spec, cluster) =>
+              offlineEngine(spec, cluster, registry.value !== undefined ? { registry: registry.value } : {}),
+            undefined,
+            { explain: values.explain },
           );
         return passes === undefined ? run() : passes(registry.value, run);
       },
@@ -305,6 +324,7 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
       io.out(renderLoading(s));
       const table = renderSuiteTable(s, values["detailed-results"], failOnly);
       if (table !== "") io.out(`\n${table}\n`);
+      if (s.explanations !== undefined) io.out(`${renderExplanations(s.explanations)}\n`);
     }
     io.out(`\n${summaryLine(summarize(suites), failOnly)}\n`);
   }

@@ -143,6 +143,7 @@ function jsonDocument(suites: readonly SuiteResult[]) {
         reason: r.reason,
         message: r.message,
       })),
+      ...(s.explanations !== undefined ? { explanations: s.explanations } : {}),
     })),
   };
 }

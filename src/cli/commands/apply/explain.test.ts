@@ -1,0 +1,113 @@
+/** `bylaw apply --explain`: what a user reads after the results, as text and in the JSON output. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
+import { tempTree } from "../../../../test/support/temp-dir.js";
+
+const policies = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: require-team}
+spec:
+  rules:
+    - name: check-team
+      match: {any: [{resources: {kinds: [Pod], namespaces: [shop]}}]}
+      exclude: {any: [{resources: {names: [system-*]}}]}
+      validate:
+        message: "Add metadata.labels.team."
+        pattern: {metadata: {labels: {team: "?*"}}}
+---
+apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: no-latest}
+spec:
+  rules:
+    - name: tag
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      preconditions:
+        all: [{key: "{{ request.operation }}", operator: AnyIn, value: [CREATE, UPDATE]}]
+      validate:
+        message: "Pin the image tag."
+        deny:
+          conditions:
+            any: [{key: "{{ request.object.spec.containers[0].image }}", operator: Equals, value: "*:latest"}]
+`;
+const pods = `apiVersion: v1
+kind: Pod
+metadata: {name: bad, namespace: shop}
+spec: {containers: [{name: c, image: "nginx:latest"}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: system-agent, namespace: shop}
+spec: {containers: [{name: c, image: "agent:1"}]}
+`;
+
+async function apply(...flags: string[]) {
+  const dir = tempTree({ "p.yaml": policies, "pods.yaml": pods });
+  const io = recordingIo();
+  const code = await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml"), ...flags], io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+
+describe("bylaw apply --explain", () => {
+  test("text: after the results, each matching policy's rules with the clause, conditions and failing path", async () => {
+    const { code, out } = await apply("--explain");
+    assert.equal(code, 1);
+    const explained = out.slice(out.indexOf("explain: "));
+    assert.match(
+      explained,
+      /explain: ClusterPolicy require-team on Pod shop\/bad \(CREATE\)\n {2}rule check-team: fail\n {4}match: match\.any\[0\] selected it; no exclude filter excluded it\n {4}failed at \/metadata\/labels\/: found \(absent\), the pattern wants \{"team":"\?\*"\}\n {4}message: validation error: Add metadata\.labels\.team\./,
+    );
+    assert.match(
+      explained,
+      /explain: ClusterPolicy no-latest on Pod shop\/bad \(CREATE\)\n {2}rule tag: fail\n {4}match: match\.any\[0\] selected it; no exclude\n {4}preconditions: met\n {6}all\[0\] "CREATE" AnyIn \["CREATE","UPDATE"\] → true\n {4}deny conditions: denied\n {6}any\[0\] "nginx:latest" Equals "\*:latest" → true/,
+    );
+    // The excluded Pod: the exclude filter that decided, on one line with the rule.
+    assert.match(
+      explained,
+      /explain: ClusterPolicy require-team on Pod shop\/system-agent[^\n]*\n(?: {2}.*\n)*? {2}rule check-team: not matched: match\.any\[0\] selected it, but exclude\.any\[0\] excluded it/,
+    );
+  });
+
+  test("without --explain the output has no explanation", async () => {
+    const { out } = await apply();
+    assert.doesNotMatch(out, /explain:/);
+  });
+
+  test("json: the explanations list beside the results", async () => {
+    const { out } = await apply("--explain", "--output-format", "json");
+    const doc = JSON.parse(out) as {
+      results: unknown[];
+      explanations: { policy: string; resource: string; rules: { rule: string; match: { matched: boolean } }[] }[];
+    };
+    assert.ok(doc.results.length > 0);
+    const bad = doc.explanations.find((e) => e.policy === "require-team" && e.resource === "Pod shop/bad");
+    assert.deepEqual(
+      bad?.rules.find((r) => r.rule === "check-team"),
+      {
+        rule: "check-team",
+        match: { matched: true, reason: "match.any[0] selected it; no exclude filter excluded it" },
+        results: [
+          {
+            rule: "check-team",
+            type: "Validation",
+            status: "fail",
+            message: "validation error: Add metadata.labels.team. rule check-team failed at path /metadata/labels/",
+            path: "/metadata/labels/",
+          },
+        ],
+        failedAt: { path: "/metadata/labels/", value: "(absent)", expected: '{"team":"?*"}' },
+      },
+    );
+  });
+
+  test("outputs read by tools refuse it, naming the combination (exit 2)", async () => {
+    for (const flags of [["--output-format", "junit"], ["--output-format", "sarif"], ["-p"], ["-t"]]) {
+      const { code, err } = await apply("--explain", ...flags);
+      assert.equal(code, 2, flags.join(" "));
+      assert.match(err, /--explain (cannot be combined with|prints with the text or json output)/, flags.join(" "));
+    }
+  });
+});

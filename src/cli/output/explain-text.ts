@@ -1,0 +1,65 @@
+/**
+ * `--explain` as text: per resource and policy, each rule with the clause that matched or excluded
+ * it, the exceptions considered, context values, preconditions and deny conditions with their
+ * operands, a CEL policy's expressions, and where a pattern failed with the value found there.
+ */
+import type { ExplainedConditions, FailedAt, PolicyExplanation, RuleExplanation } from "../../engine/index.js";
+
+export function renderExplanations(explanations: readonly PolicyExplanation[]): string {
+  if (explanations.length === 0) return "explain: no policy matched any resource";
+  return explanations.map(renderPolicy).join("\n\n");
+}
+
+function renderPolicy(p: PolicyExplanation): string {
+  const lines = [`explain: ${p.kind} ${p.policy} on ${p.resource} (${p.operation})`];
+  const unmatched = p.rules.filter((r) => !r.match.matched && r.results.length === 0);
+  for (const rule of p.rules) if (!unmatched.includes(rule)) lines.push(...renderRule(rule));
+  // Rules left out for one reason (autogen copies for other kinds, mostly) share a line.
+  const byReason = new Map<string, string[]>();
+  for (const rule of unmatched)
+    byReason.set(rule.match.reason, [...(byReason.get(rule.match.reason) ?? []), rule.rule]);
+  for (const [reason, names] of byReason)
+    lines.push(`  ${names.length === 1 ? "rule" : "rules"} ${names.join(", ")}: not matched: ${reason}`);
+  return lines.join("\n");
+}
+
+function ruleLabel(rule: RuleExplanation): string {
+  return rule.rule === "" ? "policy" : `rule ${rule.rule}`;
+}
+
+function renderRule(rule: RuleExplanation): string[] {
+  const status = rule.results.length === 0 ? "no result" : rule.results.map((r) => r.status).join(", ");
+  const lines = [`  ${ruleLabel(rule)}: ${status}`, `    match: ${rule.match.reason}`];
+  for (const e of rule.exceptions ?? [])
+    lines.push(`    exception ${e.name}: ${e.applied ? "applied" : "considered, did not apply"}`);
+  if (rule.context !== undefined) {
+    for (const entry of rule.context.entries) lines.push(`    context ${entry.name} = ${entry.value}`);
+    if (rule.context.error !== undefined) lines.push(`    context failed: ${rule.context.error}`);
+  }
+  if (rule.preconditions !== undefined) lines.push(...renderConditions("preconditions", rule.preconditions));
+  if (rule.deny !== undefined) lines.push(...renderConditions("deny conditions", rule.deny, "denied", "not denied"));
+  for (const step of rule.cel ?? [])
+    lines.push(`    ${step.at} ${step.expression} → ${step.error !== undefined ? `error: ${step.error}` : step.value}`);
+  if (rule.failedAt !== undefined) lines.push(`    ${failedAt(rule.failedAt)}`);
+  for (const p of rule.anyPattern ?? [])
+    lines.push(
+      `    ${p.at}: ${p.status}${p.failedAt !== undefined ? `, ${failedAt(p.failedAt)}` : p.message !== undefined ? `: ${p.message}` : ""}`,
+    );
+  for (const r of rule.results) if (r.message !== "") lines.push(`    message: ${r.message}`);
+  return lines;
+}
+
+function failedAt(f: FailedAt): string {
+  const expected = f.expected === undefined ? "" : `, the pattern wants ${f.expected}`;
+  return `failed at ${f.path}: found ${f.value}${expected}`;
+}
+
+function renderConditions(title: string, c: ExplainedConditions, met = "met", notMet = "not met"): string[] {
+  const outcome = typeof c.met === "object" ? `error: ${c.met.error}` : c.met ? met : notMet;
+  const lines = [`    ${title}: ${outcome}`];
+  for (const step of c.conditions) {
+    const holds = typeof step.holds === "object" ? `error: ${step.holds.error}` : String(step.holds);
+    lines.push(`      ${step.at} ${step.key} ${step.operator} ${step.value} → ${holds}`);
+  }
+  return lines;
+}

@@ -1,0 +1,371 @@
+/** engine.explain: what a user reads to learn why a rule gave its result, pinned per rule type. */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { JsonObject } from "../api/json.js";
+import { createEngine } from "../engine.js";
+import type { EngineRequest } from "../pipeline/types.js";
+import { fakePorts, type FakeContext } from "../../../test/support/fake-ports.js";
+import { clusterPolicy, pod, podRule } from "../../../test/support/builders.js";
+import type { PolicyExplanation, RuleExplanation } from "./types.js";
+
+interface Explained {
+  readonly explanation: PolicyExplanation;
+  /** The rule of that name (the CEL kinds' body: ""). */
+  readonly rule: (name: string) => RuleExplanation;
+}
+
+function explain(
+  doc: JsonObject,
+  resource: JsonObject,
+  extra: Partial<EngineRequest> & { readonly context?: FakeContext; readonly phase?: "mutate" } = {},
+): Explained {
+  const engine = createEngine(fakePorts(extra.context));
+  const compiled = engine.compile(doc);
+  if (!compiled.ok) throw new Error(compiled.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
+  const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {}, ...extra };
+  const response =
+    extra.phase === "mutate" ? engine.mutate(compiled.policy, request) : engine.validate(compiled.policy, request);
+  const explanation = engine.explain(compiled.policy, request, response.rules);
+  return {
+    explanation,
+    rule: (name) => {
+      const found = explanation.rules.find((r) => r.rule === name);
+      if (found === undefined) throw new Error(`no rule ${name} in ${JSON.stringify(explanation)}`);
+      return found;
+    },
+  };
+}
+
+describe("engine.explain: match and exclude", () => {
+  const policy = clusterPolicy("ns-rules", [
+    {
+      name: "r",
+      match: {
+        any: [
+          { resources: { kinds: ["Pod"], namespaces: ["prod-*"] } },
+          { resources: { kinds: ["Pod"], selector: { matchLabels: { tier: "web" } } } },
+        ],
+      },
+      exclude: { any: [{ resources: { names: ["debug-*"] } }] },
+      validate: { message: "m", pattern: { metadata: { labels: { team: "?*" } } } },
+    },
+  ]);
+
+  test("the filter that selected the resource is named, with the exclude that did not apply", () => {
+    const { rule } = explain(policy, pod({ namespace: "shop", labels: { tier: "web", team: "a" } }));
+    assert.deepEqual(rule("r").match, {
+      matched: true,
+      reason: "match.any[1] selected it; no exclude filter excluded it",
+    });
+    assert.equal(rule("r").results[0]?.status, "pass");
+  });
+
+  test("a resource no filter selects names each filter's unmet criteria", () => {
+    const { rule, explanation } = explain(policy, pod({ namespace: "shop" }));
+    assert.deepEqual(rule("r").match, {
+      matched: false,
+      reason: "no filter selected it: match.any[0] (namespaces not met); match.any[1] (selector not met)",
+    });
+    assert.deepEqual(rule("r").results, []);
+    assert.equal(explanation.resource, "Pod shop/web");
+    assert.equal(explanation.operation, "CREATE");
+  });
+
+  test("an exclude that applies is named after the match that selected", () => {
+    const { rule } = explain(policy, pod({ name: "debug-1", namespace: "prod-eu" }));
+    assert.deepEqual(rule("r").match, {
+      matched: false,
+      reason: "match.any[0] selected it, but exclude.any[0] excluded it",
+    });
+  });
+
+  test("a kind the rule does not name is the reason for its autogen copies too", () => {
+    const team = clusterPolicy("team", [
+      podRule("r", { message: "m", pattern: { metadata: { labels: { team: "?*" } } } }),
+    ]);
+    const { rule } = explain(team, pod({ namespace: "prod-eu", labels: { team: "a" } }));
+    assert.match(rule("autogen-r").match.reason, /^match: kind Pod is not among DaemonSet, Deployment/);
+    assert.equal(rule("autogen-r").match.elsewhere, true);
+    assert.equal(rule("r").match.elsewhere, undefined);
+  });
+
+  test("the explanation agrees with the matcher for every request tried", () => {
+    const engine = createEngine(fakePorts());
+    const compiled = engine.compile(policy);
+    assert.ok(compiled.ok);
+    for (const namespace of ["prod-eu", "shop", null])
+      for (const name of ["web", "debug-1"])
+        for (const labels of [{}, { tier: "web" }]) {
+          const resource = pod({ name, namespace, labels });
+          const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {} };
+          const response = engine.validate(compiled.policy, request);
+          const explained = engine.explain(compiled.policy, request, response.rules);
+          const matched = explained.rules.filter((r) => r.match.matched).map((r) => r.rule);
+          assert.deepEqual(
+            matched,
+            response.rules.map((r) => r.rule),
+            `${String(namespace)}/${name} ${JSON.stringify(labels)}`,
+          );
+        }
+  });
+});
+
+describe("engine.explain: validate", () => {
+  test("pattern: the path it failed at, the value found there and what the pattern wants", () => {
+    const policy = clusterPolicy("no-privileged", [
+      podRule("privileged", {
+        message: "no privileged containers",
+        pattern: { spec: { containers: [{ "=(securityContext)": { "=(privileged)": "false" } }] } },
+      }),
+    ]);
+    const { rule } = explain(
+      policy,
+      pod({ containers: [{ name: "app", image: "nginx", securityContext: { privileged: true } }] }),
+    );
+    assert.equal(rule("privileged").results[0]?.status, "fail");
+    assert.deepEqual(rule("privileged").failedAt, {
+      path: "/spec/containers/0/securityContext/privileged/",
+      value: "true",
+      expected: '"false"',
+    });
+  });
+
+  test("pattern: a field that is missing is shown as absent", () => {
+    const policy = clusterPolicy("team", [
+      podRule("team", { message: "m", pattern: { metadata: { labels: { team: "?*" } } } }),
+    ]);
+    const { rule } = explain(policy, pod({ labels: { app: "x" } }));
+    assert.deepEqual(rule("team").failedAt, { path: "/metadata/labels/team/", value: "(absent)", expected: '"?*"' });
+  });
+
+  test("anyPattern: each pattern tried, with where it failed", () => {
+    const policy = clusterPolicy("any", [
+      podRule("either", {
+        message: "m",
+        anyPattern: [{ metadata: { labels: { team: "?*" } } }, { metadata: { labels: { owner: "?*" } } }],
+      }),
+    ]);
+    const { rule } = explain(policy, pod());
+    assert.equal(rule("either").results[0]?.status, "fail");
+    assert.deepEqual(rule("either").anyPattern, [
+      {
+        at: "anyPattern[0]",
+        status: "fail",
+        message:
+          "pattern and resource have different structures. Path: /metadata/labels/. Expected map[string]interface {}, found <nil>",
+        failedAt: { path: "/metadata/labels/", value: "(absent)", expected: '{"team":"?*"}' },
+      },
+      {
+        at: "anyPattern[1]",
+        status: "fail",
+        message:
+          "pattern and resource have different structures. Path: /metadata/labels/. Expected map[string]interface {}, found <nil>",
+        failedAt: { path: "/metadata/labels/", value: "(absent)", expected: '{"owner":"?*"}' },
+      },
+    ]);
+    assert.deepEqual(rule("either").match, { matched: true, reason: "match.any[0] selected it; no exclude" });
+  });
+
+  test("deny: each condition with its operands after substitution", () => {
+    const policy = clusterPolicy("no-latest", [
+      podRule("latest", {
+        message: "no latest",
+        deny: {
+          conditions: {
+            any: [
+              { key: "{{ request.object.spec.containers[0].image }}", operator: "Equals", value: "nginx:latest" },
+              { key: "{{ request.object.metadata.name }}", operator: "Equals", value: "web" },
+            ],
+          },
+        },
+      }),
+    ]);
+    const { rule } = explain(policy, pod({ image: "nginx:1.27" }));
+    assert.deepEqual(rule("latest").deny, {
+      met: true,
+      conditions: [
+        { at: "any[0]", key: '"nginx:1.27"', operator: "Equals", value: '"nginx:latest"', holds: false },
+        { at: "any[1]", key: '"web"', operator: "Equals", value: '"web"', holds: true },
+      ],
+    });
+    assert.equal(rule("latest").results[0]?.status, "fail");
+  });
+
+  test("foreach: the element that failed is in the result; the rule's match and context are explained", () => {
+    const policy = clusterPolicy("images", [
+      podRule("registry", {
+        foreach: [
+          {
+            list: "request.object.spec.containers",
+            deny: { conditions: { all: [{ key: "{{ element.image }}", operator: "Equals", value: "bad:1" }] } },
+          },
+        ],
+      }),
+    ]);
+    const { rule } = explain(
+      policy,
+      pod({
+        containers: [
+          { name: "a", image: "good:1" },
+          { name: "b", image: "bad:1" },
+        ],
+      }),
+    );
+    assert.equal(rule("registry").results[0]?.status, "fail");
+    assert.deepEqual(rule("registry").match, { matched: true, reason: "match.any[0] selected it; no exclude" });
+  });
+
+  test("context entries with their values, then preconditions with each operand", () => {
+    const policy = clusterPolicy("ctx", [
+      podRule(
+        "teams",
+        { message: "m", deny: { conditions: { all: [{ key: "{{ allowed }}", operator: "AnyNotIn", value: ["a"] }] } } },
+        {
+          context: [{ name: "allowed", configMap: { name: "teams", namespace: "default" } }],
+          preconditions: { all: [{ key: "{{ request.operation }}", operator: "In", value: ["CREATE", "UPDATE"] }] },
+        },
+      ),
+    ]);
+    const { rule } = explain(policy, pod(), { context: { configMaps: { "default/teams": { data: { a: "1" } } } } });
+    assert.deepEqual(rule("teams").context, { entries: [{ name: "allowed", value: '{"data":{"a":"1"}}' }] });
+    assert.deepEqual(rule("teams").preconditions, {
+      met: true,
+      conditions: [{ at: "all[0]", key: '"CREATE"', operator: "In", value: '["CREATE","UPDATE"]', holds: true }],
+    });
+  });
+
+  test("preconditions not met: the condition that was false, and the rule's skip", () => {
+    const policy = clusterPolicy("pre", [
+      podRule(
+        "only-update",
+        { message: "m", pattern: { metadata: { name: "x" } } },
+        { preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "UPDATE" }] } },
+      ),
+    ]);
+    const { rule } = explain(policy, pod());
+    assert.equal(rule("only-update").results[0]?.status, "skip");
+    assert.deepEqual(rule("only-update").preconditions, {
+      met: false,
+      conditions: [{ at: "all[0]", key: '"CREATE"', operator: "Equals", value: '"UPDATE"', holds: false }],
+    });
+  });
+
+  test("a context value too long is cut, keeping its size", () => {
+    const long = "x".repeat(500);
+    const policy = clusterPolicy("big", [
+      podRule(
+        "r",
+        { message: "m", pattern: { metadata: { name: "?*" } } },
+        { context: [{ name: "v", variable: { value: long } }] },
+      ),
+    ]);
+    const { rule } = explain(policy, pod());
+    const value = rule("r").context?.entries[0]?.value ?? "";
+    assert.ok(value.length < 200, value);
+    assert.match(value, /… \(502 characters\)$/);
+  });
+});
+
+describe("engine.explain: exceptions", () => {
+  test("each exception naming the rule, and whether it applied", async () => {
+    const { compileException } = await import("../exceptions/index.js");
+    const exception = (name: string, names: string[]) => {
+      const r = compileException({
+        apiVersion: "kyverno.io/v2",
+        kind: "PolicyException",
+        metadata: { name, namespace: "default" },
+        spec: {
+          exceptions: [{ policyName: "team", ruleNames: ["team"] }],
+          match: { any: [{ resources: { kinds: ["Pod"], names } }] },
+        },
+      });
+      if (!r.ok) throw new Error("exception did not compile");
+      return r.exception;
+    };
+    const policy = clusterPolicy("team", [
+      podRule("team", { message: "m", pattern: { metadata: { labels: { team: "?*" } } } }),
+    ]);
+    const { rule } = explain(policy, pod({ name: "web" }), {
+      exceptions: [exception("for-web", ["web"]), exception("for-db", ["db"])],
+    });
+    assert.equal(rule("team").results[0]?.status, "skip");
+    assert.deepEqual(rule("team").exceptions, [
+      { name: "default/for-web", applied: true },
+      { name: "default/for-db", applied: false },
+    ]);
+  });
+});
+
+describe("engine.explain: mutate", () => {
+  test("a mutate rule's match, preconditions and result", () => {
+    const policy = clusterPolicy("add-team", [
+      {
+        name: "add",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        preconditions: {
+          all: [{ key: "{{ request.object.metadata.labels.team || '' }}", operator: "Equals", value: "" }],
+        },
+        mutate: { patchStrategicMerge: { metadata: { labels: { team: "platform" } } } },
+      },
+    ]);
+    const { rule } = explain(policy, pod(), { phase: "mutate" });
+    assert.equal(rule("add").results[0]?.status, "pass");
+    assert.equal(rule("add").results[0]?.type, "Mutation");
+    assert.deepEqual(rule("add").preconditions, {
+      met: true,
+      conditions: [{ at: "all[0]", key: '""', operator: "Equals", value: '""', holds: true }],
+    });
+  });
+});
+
+describe("engine.explain: CEL", () => {
+  test("a ValidatingPolicy: matchConstraints, then each expression reached and what it gave", () => {
+    const policy: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "cel-team" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
+        matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }],
+        validations: [
+          { expression: "has(object.metadata.labels)", message: "labels" },
+          { expression: "'team' in object.metadata.labels", message: "team label" },
+          { expression: "object.metadata.name != ''", message: "name" },
+        ],
+      },
+    };
+    const { rule } = explain(policy, pod({ labels: { app: "x" } }));
+    const body = rule("");
+    assert.deepEqual(body.match, { matched: true, reason: "spec.matchConstraints selected it" });
+    assert.equal(body.results[0]?.status, "fail");
+    assert.deepEqual(body.cel, [
+      { at: "matchConditions[not-system]", expression: "object.metadata.namespace != 'kube-system'", value: "true" },
+      { at: "validations[0]", expression: "has(object.metadata.labels)", value: "true" },
+      { at: "validations[1]", expression: "'team' in object.metadata.labels", value: "false" },
+    ]);
+  });
+
+  test("a ValidatingPolicy whose constraints leave the resource out says so", () => {
+    const policy: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "cel-deploy" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"] },
+          ],
+        },
+        validations: [{ expression: "true" }],
+      },
+    };
+    const { explanation } = explain(policy, pod());
+    assert.ok(explanation.rules.length > 0);
+    for (const r of explanation.rules) {
+      assert.deepEqual(r.match, { matched: false, reason: "spec.matchConstraints did not select it", elsewhere: true });
+      assert.deepEqual(r.results, []);
+    }
+  });
+});

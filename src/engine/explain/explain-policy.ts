@@ -1,0 +1,188 @@
+/**
+ * `engine.explain`: how one policy's results on one resource came about, rule by rule. It asks the
+ * same compiled parts the evaluation used (the matcher, the exceptions, the context loader, the
+ * compiled conditions, a CEL policy's programs) and takes each rule's result from the evaluation
+ * itself, so the explanation never contradicts it. It runs only when asked: evaluation without it
+ * does nothing more than before.
+ */
+import type { JsonValue } from "../api/json.js";
+import { isObject } from "../api/json.js";
+import type { ContextEntry } from "../api/policy.js";
+import { resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
+import type { RuleResult } from "../api/rule-result.js";
+import { traceConditions, type ConditionsTrace } from "../conditions/index.js";
+import { loadContextEntries } from "../context/load-entries.js";
+import { splitVariableKey } from "../context/variable-key.js";
+import { exceptionCovers, exceptionPolicyKey, type CompiledException } from "../exceptions/index.js";
+import { isCelException } from "../exceptions/cel/index.js";
+import { celRuleInput, forPolicyKinds } from "../cel/validate-rule/index.js";
+import { isValidatingPolicy, traceValidatingBody } from "../cel/validating-policy/index.js";
+import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { verdictDecision } from "../match/index.js";
+import { policyMatchOf } from "../kinds/policy-match.js";
+import { prepareRequest } from "../pipeline/prepared-request.js";
+import { exceptionsFor, startScope, type RuleRun } from "../pipeline/rule-scope.js";
+import type { EngineEnv, EngineRequest } from "../pipeline/types.js";
+import type { PreparedRequest } from "../pipeline/prepared-request.js";
+import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import { preview } from "./preview.js";
+import type { ExplainedConditions, PolicyExplanation, RuleExplanation } from "./types.js";
+import { explainAnyPattern, failedAt } from "./pattern-failure.js";
+
+/** `results`: every rule result the evaluation gave this policy on this request (validate, mutate, generate). */
+export function explainPolicy(
+  policy: CompiledPolicy,
+  request: EngineRequest | PreparedRequest,
+  results: readonly RuleResult[],
+  env: EngineEnv,
+): PolicyExplanation {
+  const prepared = prepareRequest(request);
+  const req = prepared.matchContext(policy).req;
+  const left = [...results];
+  const rules: RuleExplanation[] = policy.rules.map((rule) => {
+    const match = rule.matcher.explain(req);
+    // A CEL policy's bodies (its own and its autogen copies) are all named "": a body that matched takes the next.
+    const own = left.filter((r) => r.rule === rule.name);
+    const mine = rule.name === "" ? (match.matched ? own.slice(0, 1) : []) : own;
+    for (const r of mine) left.splice(left.indexOf(r), 1);
+    if (!match.matched) return { rule: rule.name, match, results: mine };
+    return explainMatched({ policy, rule, prepared, env }, match, mine);
+  });
+  // The kinds whose body is not held in rules (MutatingPolicy, GeneratingPolicy, DeletingPolicy,
+  // ImageValidatingPolicy): each matchConstraints of the head, the first that selected with the results.
+  const head = policyMatchOf(policy);
+  if (policy.rules.length === 0 && head.language === "cel")
+    for (const constraints of head.constraints) {
+      const match = verdictDecision(constraints.decide(req), "spec.matchConstraints");
+      rules.push({ rule: "", match, results: match.matched ? left.splice(0) : [] });
+    }
+  // Results no rule or body took are kept, never dropped from the explanation.
+  for (const name of new Set(left.map((r) => r.rule)))
+    rules.push({ rule: name, match: UNNAMED_MATCH, results: left.filter((r) => r.rule === name) });
+  return {
+    policy: policy.namespace === "" ? policy.name : `${policy.namespace}/${policy.name}`,
+    kind: policy.kind,
+    resource: describe(prepared.subject),
+    operation: prepared.operation,
+    rules,
+  };
+}
+
+/** The match shown for results whose rule name no compiled rule carries. */
+export const UNNAMED_MATCH = {
+  matched: true,
+  reason: "the evaluation gave these results; no rule of the policy has this name to explain them",
+} as const;
+
+interface Explaining {
+  readonly policy: CompiledPolicy;
+  readonly rule: CompiledRule;
+  readonly prepared: PreparedRequest;
+  readonly env: EngineEnv;
+}
+
+function explainMatched(
+  what: Explaining,
+  match: RuleExplanation["match"],
+  results: readonly RuleResult[],
+): RuleExplanation {
+  const { policy, rule, prepared, env } = what;
+  const run: RuleRun = {
+    policy,
+    rule,
+    type: results[0]?.type ?? "Validation",
+    env,
+    request: prepared,
+    base: prepared.base(policy.usesImages),
+  };
+  const base = { rule: rule.name, match, results };
+  if (rule.cel !== undefined && isValidatingPolicy(rule.cel)) {
+    const request = prepared.request;
+    const input = forPolicyKinds(celRuleInput(request, run.base), request);
+    const steps = traceValidatingBody(rule.cel, input, { ports: env.ports, policyNamespace: policy.namespace });
+    return {
+      ...base,
+      cel: steps.map((s) => ({
+        at: s.at,
+        expression: s.expression,
+        ...(s.error !== undefined ? { error: s.error } : { value: preview(s.value) }),
+      })),
+    };
+  }
+  return { ...base, ...explainSteps(run, results[0]) };
+}
+
+type Steps = Omit<RuleExplanation, "rule" | "match" | "results">;
+
+/** A kyverno.io rule after its match: exceptions, context, preconditions, then what its handler checked. */
+function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
+  const { policy, rule } = run;
+  const out: { -readonly [K in keyof Steps]: Steps[K] } = {};
+  const exceptions = explainExceptions(run);
+  if (exceptions.length > 0) out.exceptions = exceptions;
+  let scope = startScope(run);
+  const context: readonly ContextEntry[] = rule.rule.context ?? [];
+  if (context.length > 0) {
+    const loaded = loadContextEntries(context, scope);
+    if (!loaded.ok) return { ...out, context: { entries: [], error: loaded.error.message } };
+    out.context = { entries: context.map((e) => ({ name: e.name, value: preview(lookup(loaded.value, e)) })) };
+    scope = { ...scope, data: loaded.value };
+  }
+  const pre = rule.rule.preconditions;
+  if (pre !== undefined && pre !== null)
+    out.preconditions = explained(traceConditions(policy.cache.conditions(pre, "preconditions"), substitute(scope)));
+  const validate = rule.rule.validate;
+  const handled = result !== undefined && result.status !== "skip";
+  if (validate?.deny !== undefined && handled)
+    out.deny = explained(
+      traceConditions(policy.cache.conditions(validate.deny.conditions, "deny conditions"), substitute(scope)),
+    );
+  const subject = run.request.subject;
+  if (result?.path !== undefined) out.failedAt = failedAt(subject, validate?.pattern, result.path);
+  if (Array.isArray(validate?.anyPattern) && handled)
+    out.anyPattern = explainAnyPattern(validate.anyPattern, subject, scope);
+  return out;
+}
+
+function explainExceptions(run: RuleRun): { name: string; applied: boolean }[] {
+  const all = run.request.request.exceptions ?? [];
+  const key = exceptionPolicyKey(run.policy);
+  const covering = all.filter(
+    (e): e is CompiledException => !isCelException(e) && exceptionCovers(e, key, run.rule.name),
+  );
+  if (covering.length === 0) return [];
+  const applied = new Set(exceptionsFor(run).map((e) => e.key));
+  return covering.map((e) => ({ name: e.key, applied: applied.has(e.key) }));
+}
+
+function substitute(scope: SubstitutionScope): (v: JsonValue) => ReturnType<typeof substituteAll> {
+  return (v) => substituteAll(v, scope);
+}
+
+function explained(trace: ConditionsTrace): ExplainedConditions {
+  return {
+    met: trace.met,
+    conditions: trace.steps.map((s) => ({
+      at: s.at,
+      key: preview(s.key),
+      operator: s.operator,
+      value: preview(s.value),
+      holds: s.holds,
+    })),
+  };
+}
+
+/** A context entry's value in the loaded context, by its (dotted) name. */
+function lookup(data: JsonValue, entry: ContextEntry): JsonValue | undefined {
+  const split = splitVariableKey(entry.name);
+  if (!split.ok) return undefined;
+  let at: JsonValue | undefined = data;
+  for (const segment of split.segments) at = isObject(at) ? at[segment] : undefined;
+  return at;
+}
+
+function describe(resource: Resource): string {
+  const namespace = resourceNamespace(resource);
+  const name = resourceName(resource);
+  return `${resourceKind(resource)} ${namespace === "" ? name : `${namespace}/${name}`}`;
+}
