@@ -3,7 +3,7 @@
  * time, as an engine without compile-once would) and from compiled, cached ASTs.
  */
 import type { JsonObject } from "../src/engine/index.js";
-import { createOfflineEngine } from "../src/library/offline-engine.js";
+import { createOfflineEngine } from "../src/platform/offline-engine.js";
 
 const EXPRESSIONS = [
   "request.object.metadata.name",

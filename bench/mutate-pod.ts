@@ -12,7 +12,7 @@ import {
   type JsonObject,
   type Resource,
 } from "../src/engine/index.js";
-import { createOfflineEngine } from "../src/library/offline-engine.js";
+import { createOfflineEngine } from "../src/platform/offline-engine.js";
 
 const WARMUP = 200;
 /** Each timed loop runs at least this long. */

@@ -36,6 +36,7 @@ export type {
 } from "./api/policy.js";
 export type { RuleResult, RuleStatus, RuleType } from "./api/rule-result.js";
 export type { ExplainedConditions, FailedAt, PolicyExplanation, RuleExplanation } from "./explain/types.js";
+export { explanationText } from "./explain/explanation-text.js";
 export type { GeneratedResource, SourceRef } from "./api/generated-resource.js";
 export { problem, type PolicyProblem } from "./api/problem.js";
 

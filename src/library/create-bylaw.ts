@@ -16,7 +16,7 @@ import { parseDocuments, type LoadedDocument } from "../platform/yaml/index.js";
 import { checkRequest } from "./check-request.js";
 import { compileDocuments } from "./compile-documents.js";
 import { existingResources } from "./existing-resources.js";
-import { createOfflineEngine } from "./offline-engine.js";
+import { createOfflineEngine } from "../platform/offline-engine.js";
 import { explainProcessed, processResource } from "./process-resource.js";
 import type {
   Bylaw,

@@ -4,7 +4,7 @@
  * with Node's ports and no cluster, to drive the engine's calls directly.
  */
 export { createBylaw } from "./create-bylaw.js";
-export { createOfflineEngine } from "./offline-engine.js";
+export { createOfflineEngine } from "../platform/offline-engine.js";
 export type { MockedApiCall, OfflineContextOptions } from "../platform/offline-context.js";
 export type {
   Bylaw,
@@ -15,4 +15,3 @@ export type {
   PolicyRuleResult,
   ResourceReport,
 } from "./types.js";
-export type { ExplainedConditions, PolicyExplanation, RuleExplanation } from "../engine/index.js";

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, type JsonObject } from "../engine/index.js";
 import { clusterPolicy, pod } from "../../test/support/builders.js";
-import { createOfflineEngine } from "../library/offline-engine.js";
+import { createOfflineEngine } from "../platform/offline-engine.js";
 import { servePorts } from "./serve-ports.js";
 
 const withContext = (entry: JsonObject): JsonObject =>

@@ -18,7 +18,7 @@ const GROUP_VERSIONS: Readonly<Record<string, string>> = {
 };
 
 /** A DNS-1123 name (a namespace or a policy's name); nothing else goes into a path. */
-const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+export const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 interface Condition {
   readonly type: string;
@@ -50,6 +50,17 @@ export type PolicyAnswer =
 
 /** The policy objects `rowName` names, read as the bearer of `token`. */
 export async function readPolicy(reads: ViewerReads, token: string, rowName: string): Promise<PolicyAnswer> {
+  const found = await policyObjects(reads, token, rowName);
+  if (!found.ok) return found;
+  return { ok: true, policies: found.objects.map(foundPolicy), kinds: found.kinds };
+}
+
+type ObjectsAnswer =
+  | { readonly ok: true; readonly objects: readonly unknown[]; readonly kinds: readonly KindState[] }
+  | { readonly ok: false; readonly status: number; readonly error: string };
+
+/** The policy objects `rowName` names, as the API server gives them to the bearer of `token`. */
+export async function policyObjects(reads: ViewerReads, token: string, rowName: string): Promise<ObjectsAnswer> {
   const slash = rowName.indexOf("/");
   const namespace = slash === -1 ? "" : rowName.slice(0, slash);
   const name = slash === -1 ? rowName : rowName.slice(slash + 1);
@@ -71,12 +82,12 @@ export async function readPolicy(reads: ViewerReads, token: string, rowName: str
   );
   if (answers.some((a) => !a.ok && a.status === 401))
     return { ok: false, status: 401, error: "the API server did not accept this token" };
-  const policies: FoundPolicy[] = [];
+  const objects: unknown[] = [];
   const states: KindState[] = [];
   answers.forEach((a, i) => {
     const kind = kinds[i]?.kind ?? "";
     if (a.ok) {
-      policies.push(foundPolicy(a.body));
+      objects.push(a.body);
       states.push({ kind, state: "found", message: "" });
     } else
       states.push({
@@ -85,7 +96,7 @@ export async function readPolicy(reads: ViewerReads, token: string, rowName: str
         message: a.message,
       });
   });
-  return { ok: true, policies, kinds: states };
+  return { ok: true, objects, kinds: states };
 }
 
 type Obj = Readonly<Record<string, unknown>>;

@@ -5,6 +5,8 @@ import { selfSignedCertificate } from "../server/tls/self-signed.js";
 import { send } from "../../test/support/https-send.js";
 import type { ViewerAnswer, ViewerReads } from "../kube/viewer-reads.js";
 import { createUiServer } from "./ui-server.js";
+import { createEngine } from "../engine/index.js";
+import { fakePorts } from "../../test/support/fake-ports.js";
 
 const cert = selfSignedCertificate({ dnsNames: ["webhook.test.svc"], now: new Date() });
 
@@ -217,4 +219,43 @@ test("/api/policy answers the policy's status conditions and its YAML, read with
     const bad = await get(port, "/api/policy?name=..%2F..%2Fapi", { authorization: "Bearer good" });
     assert.equal(bad.status, 400);
   });
+});
+
+test("/api/explain: 401 without a token, 503 without an engine, one explanation at a time (the next is 429)", async () => {
+  await withServer(undefined, async (port) => {
+    assert.equal((await get(port, "/api/explain?policy=p")).status, 401);
+    const none = await get(port, "/api/explain?policy=p", { authorization: "Bearer good" });
+    assert.equal(none.status, 503);
+  });
+  // Reads that answer only when let go: the first explanation is still being worked out.
+  const waiting: (() => void)[] = [];
+  const slow: ViewerReads = {
+    get: () =>
+      new Promise<ViewerAnswer>((resolve) =>
+        waiting.push(() => resolve({ ok: false, status: 404, message: "not found" })),
+      ),
+    close() {},
+  };
+  const server = createUiServer({
+    host: "127.0.0.1",
+    port: 0,
+    tls: { cert: cert.cert, key: cert.key },
+    reads: slow,
+    engine: createEngine(fakePorts()),
+  });
+  const { port } = await server.listen();
+  try {
+    const path = "/api/explain?policy=p&apiVersion=v1&kind=Pod&namespace=shop&name=web";
+    const first = get(port, path, { authorization: "Bearer good" });
+    while (waiting.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const second = await get(port, path, { authorization: "Bearer good" });
+    assert.equal(second.status, 429);
+    assert.equal(second.headers["retry-after"], "1");
+    for (const release of waiting.splice(0)) release();
+    const answered = await first;
+    assert.equal(answered.status, 404);
+    assert.match(answered.body, /no policy \\"p\\" that you may read/);
+  } finally {
+    await server.close();
+  }
 });

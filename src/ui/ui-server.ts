@@ -1,7 +1,8 @@
 /**
  * The report UI's HTTPS listener (`bylaw serve --ui-port`, docs/adr/0022-report-ui.md): the page,
- * its one script and style sheet (built into Bylaw by `npm run build`), and `GET /api/reports`,
- * read with the viewer's bearer token and nothing else. Read-only: GET and HEAD. Every answer
+ * its one script and style sheet (built into Bylaw by `npm run build`), `GET /api/reports` and
+ * `/api/policy`, read with the viewer's bearer token and nothing else, and `/api/explain` (the "why"
+ * panel: the policy and resource read with that token, evaluated by an engine without cluster reads). Read-only: GET and HEAD. Every answer
  * carries a strict Content-Security-Policy.
  */
 import { createServer } from "node:https";
@@ -10,6 +11,8 @@ import type { AddressInfo } from "node:net";
 import type { ViewerReads } from "../kube/viewer-reads.js";
 import { BROWSER_BUNDLE } from "./browser-bundle.js";
 import { readPolicy } from "./policy-details.js";
+import { explainResult } from "./explain-result.js";
+import type { Engine } from "../engine/index.js";
 import { namespacesParam, readReports } from "./report-sources.js";
 
 interface UiServerOptions {
@@ -21,6 +24,8 @@ interface UiServerOptions {
   readonly onError?: (error: unknown) => void;
   /** The page's script and style (default: the bundle the build made). */
   readonly bundle?: { readonly script: string; readonly style: string } | undefined;
+  /** The engine the "why" panel evaluates with: one that reads nothing from the cluster. Absent: /api/explain answers 503. */
+  readonly engine?: Engine;
 }
 
 export interface UiServer {
@@ -69,7 +74,12 @@ export function createUiServer(options: UiServerOptions): UiServer {
       // keep serving
     }
   };
-  const served: Served = { reads: options.reads, bundle: options.bundle ?? BROWSER_BUNDLE };
+  const served: Served = {
+    reads: options.reads,
+    bundle: options.bundle ?? BROWSER_BUNDLE,
+    engine: options.engine,
+    explaining: false,
+  };
   const server = createServer(
     {
       cert: options.tls.cert,
@@ -113,6 +123,9 @@ export function createUiServer(options: UiServerOptions): UiServer {
 interface Served {
   readonly reads: ViewerReads;
   readonly bundle: { readonly script: string; readonly style: string } | undefined;
+  readonly engine: Engine | undefined;
+  /** An explanation is being worked out: the next waits its turn (429), so the panel never queues work in the serve process. */
+  explaining: boolean;
 }
 
 interface Answer {
@@ -131,7 +144,7 @@ async function serve(served: Served, req: IncomingMessage, res: ServerResponse):
   const mark = url.indexOf("?");
   const path = mark === -1 ? url : url.slice(0, mark);
   const query = new URLSearchParams(mark === -1 ? "" : url.slice(mark + 1));
-  if (path === "/api/reports" || path === "/api/policy") {
+  if (path === "/api/reports" || path === "/api/policy" || path === "/api/explain") {
     const token = bearerToken(req.headers.authorization);
     if (token === undefined)
       return send(res, {
@@ -141,7 +154,9 @@ async function serve(served: Served, req: IncomingMessage, res: ServerResponse):
     const answer =
       path === "/api/reports"
         ? await apiReports(served.reads, token, query)
-        : await apiPolicy(served.reads, token, query);
+        : path === "/api/policy"
+          ? await apiPolicy(served.reads, token, query)
+          : await apiExplain(served, token, query);
     return send(res, answer);
   }
   send(res, asset(served.bundle, path));
@@ -172,6 +187,24 @@ async function apiPolicy(reads: ViewerReads, token: string, query: URLSearchPara
   const answer = await readPolicy(reads, token, query.get("name") ?? "");
   if (!answer.ok) return answer.status === 401 ? refusedToken() : json(answer.status, answer.error);
   return ok({ policies: answer.policies, kinds: answer.kinds });
+}
+
+/** `GET /api/explain?policy=…&apiVersion=…&kind=…&namespace=…&name=…`: why one result is what it is (explain-result.ts). */
+async function apiExplain(served: Served, token: string, query: URLSearchParams): Promise<Answer> {
+  if (served.engine === undefined) return json(503, "this UI was started without an engine for explanations");
+  if (served.explaining)
+    return {
+      ...json(429, "another explanation is being worked out: try again in a moment"),
+      headers: { "retry-after": "1" },
+    };
+  served.explaining = true;
+  try {
+    const answer = await explainResult({ reads: served.reads, engine: served.engine }, token, query);
+    if (!answer.ok) return answer.status === 401 ? refusedToken() : json(answer.status, answer.error);
+    return ok({ explanations: answer.explanations, text: answer.text, notes: answer.notes });
+  } finally {
+    served.explaining = false;
+  }
 }
 
 function refusedToken(): Answer {

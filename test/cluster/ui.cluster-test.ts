@@ -10,6 +10,8 @@
  * - a report written while the page is open appears without a reload;
  * - a policy name and a message holding HTML show as text (no element, no script run);
  * - the policy page shows the policy's status conditions and YAML, read with the viewer's token;
+ * - a result's "why" panel explains it (the clause that matched, the path that failed), from the
+ *   policy and Pod read with the viewer's token;
  * - a viewer who may list PolicyReports only in one namespace (a RoleBinding) names it when signing
  *   in and sees that namespace's reports, the page saying where they were read.
  * Screenshots of each page go to a temporary folder, named in the output (not kept in the repository).
@@ -74,6 +76,9 @@ rules:
     verbs: [get, list, watch]
   - apiGroups: [kyverno.io]
     resources: [clusterpolicies]
+    verbs: [get]
+  - apiGroups: [""]
+    resources: [pods]
     verbs: [get]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
@@ -399,6 +404,22 @@ describe("the report UI in chromium", { skip, timeout: buildTimeoutMs + 10 * 60_
     const results = await page.locator("tr.row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-result")));
     assert.deepEqual(results, ["fail"]);
     await shot(page, "resource");
+
+    // Why: the Pod and the policy read with the viewer's token, evaluated again, explained.
+    await page.click("tr.row button.why");
+    await page.waitForSelector('tr.why-panel .why-box[data-state="read"]', { timeout: 30_000 });
+    const why = (await page.locator("pre.why-text").textContent()) ?? "";
+    assert.match(why, /^explain: ClusterPolicy require-team on Pod shop\/web \(CREATE\)$/m);
+    assert.match(why, /^ {2}rule team: fail\n {4}match: match\.any\[0\] selected it; no exclude$/m);
+    assert.match(why, /^ {4}failed at \/metadata\/labels\/: found .*, the pattern wants \{"team":"\?\*"\}$/m);
+    assert.ok(why.includes(HOSTILE_MESSAGE), "the rule's message, markup as text");
+    assert.equal(await page.locator("tr.why-panel img").count(), 0, "no element was made from the explanation");
+    const notes = await page.locator("tr.why-panel p.note").allTextContents();
+    assert.ok(
+      notes.some((n) => n.startsWith("the labels of namespace shop were not read")),
+      notes.join(" | "),
+    );
+    await shot(page, "resource-why");
     assert.deepEqual(problemsOf(page), []);
     await page.context().close();
   });

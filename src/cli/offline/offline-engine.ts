@@ -1,6 +1,6 @@
 /** The engine for `bylaw test` and `bylaw apply`: the library's offline engine, fed a test's mocked cluster data. */
 import { isObject, type Engine, type JsonObject, type JsonValue } from "../../engine/index.js";
-import { createOfflineEngine } from "../../library/offline-engine.js";
+import { createOfflineEngine } from "../../platform/offline-engine.js";
 import type { MockedApiCall } from "../../platform/offline-context.js";
 import type { ImageDataSource } from "../../platform/registry/registry-access.js";
 import type { SuiteCluster } from "../test-suite/context-file.js";

@@ -3,4 +3,4 @@ export { compileConditions, runConditions, type CompiledConditions } from "./com
 export { checkOperatorName } from "./operators.js";
 
 export type { ConditionEvaluation, Substitute } from "./types.js";
-export { traceConditions, type ConditionsTrace, type ConditionStep } from "./trace.js";
+export { traceConditions, type ConditionsTrace } from "./trace.js";

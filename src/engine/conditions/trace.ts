@@ -7,7 +7,7 @@ import type { JsonValue } from "../api/json.js";
 import type { CompiledCondition, CompiledConditions } from "./compile.js";
 import type { Substitute } from "./types.js";
 
-export interface ConditionStep {
+interface ConditionStep {
   /** Where the condition is written: `any[0]`, `all[2]`, or `[1]` in a bare list. */
   readonly at: string;
   readonly key: JsonValue;

@@ -69,7 +69,7 @@ export function explainPolicy(
 }
 
 /** The match shown for results whose rule name no compiled rule carries. */
-export const UNNAMED_MATCH = {
+const UNNAMED_MATCH = {
   matched: true,
   reason: "the evaluation gave these results; no rule of the policy has this name to explain them",
 } as const;

@@ -3,7 +3,7 @@ import type { JsonValue } from "../api/json.js";
 import type { ValuePreview } from "./types.js";
 
 /** How much of a value's JSON text an explanation keeps. */
-export const VALUE_PREVIEW_CHARS = 160;
+const VALUE_PREVIEW_CHARS = 160;
 
 export function preview(value: JsonValue | undefined): ValuePreview {
   if (value === undefined) return "(absent)";

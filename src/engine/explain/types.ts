@@ -5,7 +5,7 @@ import type { MatchDecision } from "../match/index.js";
 /** A value as the explanation shows it: JSON text, cut at `VALUE_PREVIEW_CHARS` with the size kept. */
 export type ValuePreview = string;
 
-export interface ExplainedCondition {
+interface ExplainedCondition {
   /** Where it is written: `any[0]`, `all[1]`, `[2]` (a bare list). */
   readonly at: string;
   /** The key and value after substitution. */

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../engine/index.js";
-import { createOfflineEngine } from "../../library/offline-engine.js";
+import { createOfflineEngine } from "../../platform/offline-engine.js";
 import { policyReadsRoles } from "./live-context-setup.js";
 
 const engine = createOfflineEngine();

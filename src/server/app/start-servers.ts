@@ -32,6 +32,7 @@ import {
 import type { ServingTls } from "./tls-setup.js";
 import { AdmissionRouteMap } from "./fine-grained-routes.js";
 import { withGenerateWork, withGenerateWorkBatch } from "../admission/after-allowed.js";
+import { createOfflineEngine } from "../../platform/offline-engine.js";
 
 interface StartOptions {
   readonly deps: AdmissionDeps;
@@ -215,6 +216,8 @@ async function startUi(o: StartOptions, ui: UiSettings): Promise<{ port: number;
     port: ui.port,
     tls: { cert: o.tls.cert, key: o.tls.key },
     reads: ui.reads,
+    // The "why" panel's engine reads nothing from the cluster with Bylaw's rights (explain-result.ts).
+    engine: createOfflineEngine(),
     onError: (error) => o.logger.error({ err: error }, "bylaw serve: report UI request failed"),
   });
   o.tls.onReload((tls) => server.setTls(tls));

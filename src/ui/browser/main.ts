@@ -8,7 +8,8 @@ import type { PolicyAnswer } from "../policy-details.js";
 import type { ReportsAnswer } from "../report-sources.js";
 import { formatFragment, parseFragment, type Filters } from "../view-state.js";
 import { el } from "./dom.js";
-import { drawPage, type PolicyPanel } from "./pages.js";
+import { drawPage, type PolicyPanel, type WhyPanel, whyKey } from "./pages.js";
+import type { ReportRow } from "../report-rows.js";
 
 const TOKEN_KEY = "bylaw-ui-token";
 /** Namespaces to read one by one where the viewer may not list reports cluster-wide (comma-separated). */
@@ -20,6 +21,51 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let lastStatus = "";
 /** The policy page's status and text, by policy name, read once per visit of the page. */
 const policies = new Map<string, PolicyPanel>();
+/** The open "why" panels, by row (pages.ts whyKey). */
+const whys = new Map<string, WhyPanel>();
+
+/** Opens a row's why panel (reading /api/explain), or closes it. */
+function toggleWhy(row: ReportRow): void {
+  const key = whyKey(row);
+  if (whys.has(key)) whys.delete(key);
+  else {
+    whys.set(key, { state: "loading" });
+    void loadWhy(row, key);
+  }
+  draw();
+}
+
+async function loadWhy(row: ReportRow, key: string): Promise<void> {
+  const token = sessionStorage.getItem(TOKEN_KEY) ?? "";
+  const query = new URLSearchParams({
+    policy: row.policy,
+    apiVersion: row.apiVersion,
+    kind: row.kind,
+    namespace: row.namespace,
+    name: row.name,
+  });
+  let panel: WhyPanel;
+  try {
+    const res = await fetch(`/api/explain?${query.toString()}`, {
+      headers: { authorization: `Bearer ${token}` },
+      cache: "no-store",
+    });
+    // One explanation is worked out at a time: wait a moment and ask again.
+    if (res.status === 429) {
+      setTimeout(() => void (whys.has(key) ? loadWhy(row, key) : undefined), 1_000);
+      return;
+    }
+    const body = (await res.json()) as { error?: string; text?: string; notes?: string[] };
+    panel = res.ok
+      ? { state: "read", text: body.text ?? "", notes: body.notes ?? [] }
+      : { state: "failed", message: body.error ?? `HTTP ${res.status}` };
+  } catch (e) {
+    panel = { state: "failed", message: e instanceof Error ? e.message : String(e) };
+  }
+  if (!whys.has(key)) return;
+  whys.set(key, panel);
+  draw();
+}
 
 function root(): HTMLElement {
   const app = document.getElementById("app");
@@ -154,7 +200,7 @@ function draw(): void {
       el("span", { id: "live", "aria-live": "polite", "data-version": version }, lastStatus),
       el("button", { type: "button", id: "signout" }, "Forget token"),
     ),
-    drawPage({ answer, state, onFilters, policy: panel }),
+    drawPage({ answer, state, onFilters, policy: panel, whys: { panels: whys, toggle: toggleWhy } }),
   );
   document.getElementById("signout")?.addEventListener("click", () => {
     sessionStorage.removeItem(TOKEN_KEY);

@@ -27,16 +27,34 @@ export type PolicyPanel =
   | { readonly state: "failed"; readonly message: string }
   | { readonly state: "read"; readonly policies: ReadPolicy["policies"]; readonly kinds: ReadPolicy["kinds"] };
 
+/** A result's "why" panel (/api/explain), by the row's `whyKey`. */
+export type WhyPanel =
+  | { readonly state: "loading" }
+  | { readonly state: "failed"; readonly message: string }
+  | { readonly state: "read"; readonly text: string; readonly notes: readonly string[] };
+
+/** The rows' why panels, and what a click on a row's "why" does. */
+interface Whys {
+  readonly panels: ReadonlyMap<string, WhyPanel>;
+  readonly toggle: (row: ReportRow) => void;
+}
+
+/** The key of a row's why panel: its policy, rule and resource. */
+export function whyKey(r: ReportRow): string {
+  return JSON.stringify([r.policy, r.rule, r.apiVersion, r.kind, r.namespace, r.name]);
+}
+
 interface PageInput {
   readonly answer: ReportsAnswer;
   readonly state: ViewState;
   readonly onFilters: (f: Filters, typing: boolean) => void;
   /** On a policy page: its status and text. */
   readonly policy: PolicyPanel | undefined;
+  readonly whys: Whys;
 }
 
 /** The page for `state`: a heading, the filter bar, and what the route shows. */
-export function drawPage({ answer, state, onFilters, policy }: PageInput): HTMLElement {
+export function drawPage({ answer, state, onFilters, policy, whys }: PageInput): HTMLElement {
   const rows = visibleRows(answer.rows, state);
   const r = state.route;
   const title =
@@ -65,11 +83,11 @@ export function drawPage({ answer, state, onFilters, policy }: PageInput): HTMLE
   } else if (r.page === "policy") {
     page.append(
       groupTable(rows, { heading: "Rules", name: "rule", key: (x) => x.rule }),
-      resultsTable(rows, true),
+      resultsTable(rows, true, whys),
       policyPanel(policy ?? { state: "loading" }),
     );
   } else {
-    page.append(resultsTable(rows, false));
+    page.append(resultsTable(rows, false, whys));
   }
   return page;
 }
@@ -237,9 +255,12 @@ function topFailing(
   return el("section", { class: "top" }, el("h2", {}, heading), top.length === 0 ? el("p", {}, "No failures.") : list);
 }
 
-function resultsTable(rows: readonly ReportRow[], withResource: boolean): HTMLElement {
+function resultsTable(rows: readonly ReportRow[], withResource: boolean, whys: Whys): HTMLElement {
   const body = el("tbody");
-  for (const r of rows)
+  const head = ["policy", "rule", "result", "severity", ...(withResource ? ["resource"] : []), "message", ""];
+  for (const r of rows) {
+    const why = el("button", { type: "button", class: "why", "aria-label": `why ${r.result}` }, "why?");
+    why.addEventListener("click", () => whys.toggle(r));
     body.append(
       el(
         "tr",
@@ -257,13 +278,27 @@ function resultsTable(rows: readonly ReportRow[], withResource: boolean): HTMLEl
             }),
           ),
         el("td", { class: "message" }, r.message),
+        el("td", {}, why),
       ),
     );
-  const head = ["policy", "rule", "result", "severity", ...(withResource ? ["resource"] : []), "message"];
+    const panel = whys.panels.get(whyKey(r));
+    if (panel !== undefined)
+      body.append(el("tr", { class: "why-panel" }, el("td", { colspan: String(head.length) }, whyPanel(panel))));
+  }
   return el(
     "section",
     { class: "results" },
     el("h2", {}, `Results (${rows.length})`),
     el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), body),
   );
+}
+
+/** How the result came about (as `bylaw apply --explain` prints it), or why it could not be worked out. */
+function whyPanel(panel: WhyPanel): HTMLElement {
+  const box = el("div", { class: "why-box", "data-state": panel.state });
+  if (panel.state === "loading") box.append(el("p", {}, "Working out why…"));
+  else if (panel.state === "failed") box.append(el("p", { class: "problem" }, panel.message));
+  else
+    box.append(el("pre", { class: "why-text" }, panel.text), ...panel.notes.map((n) => el("p", { class: "note" }, n)));
+  return box;
 }

@@ -2,10 +2,10 @@
 import {
   buildCliReports,
   buildPolicyReports,
+  explanationText,
   type PolicyExplanation,
   type PolicyResponse,
 } from "../../../engine/index.js";
-import { renderExplanations } from "../../output/explain-text.js";
 import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
@@ -102,7 +102,7 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
           cwd: run.cwd,
         }),
       );
-      if (run.explanations !== undefined) io.out(`\n${renderExplanations(run.explanations)}`);
+      if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
       if (resourcesToStdout && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
   }
 }

@@ -13,7 +13,7 @@ import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
 import { isGitUrl } from "../../git-url.js";
 import { cloneTestPaths, type TestPaths } from "./git-paths.js";
-import { renderExplanations } from "../../output/explain-text.js";
+import { explanationText } from "../../../engine/index.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
 import {
@@ -324,7 +324,7 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
       io.out(renderLoading(s));
       const table = renderSuiteTable(s, values["detailed-results"], failOnly);
       if (table !== "") io.out(`\n${table}\n`);
-      if (s.explanations !== undefined) io.out(`${renderExplanations(s.explanations)}\n`);
+      if (s.explanations !== undefined) io.out(`${explanationText(s.explanations)}\n`);
     }
     io.out(`\n${summaryLine(summarize(suites), failOnly)}\n`);
   }

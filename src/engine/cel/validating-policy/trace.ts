@@ -12,7 +12,7 @@ import { policyActivation } from "../lazy-variables.js";
 import type { CompiledValidatingPolicy } from "./compiled.js";
 import type { JsonValue } from "../../api/json.js";
 
-export interface CelStep {
+interface CelStep {
   /** `matchConditions[name]`, `validations[0]`. */
   readonly at: string;
   readonly expression: string;

@@ -3,9 +3,9 @@
  * it, the exceptions considered, context values, preconditions and deny conditions with their
  * operands, a CEL policy's expressions, and where a pattern failed with the value found there.
  */
-import type { ExplainedConditions, FailedAt, PolicyExplanation, RuleExplanation } from "../../engine/index.js";
+import type { ExplainedConditions, FailedAt, PolicyExplanation, RuleExplanation } from "./types.js";
 
-export function renderExplanations(explanations: readonly PolicyExplanation[]): string {
+export function explanationText(explanations: readonly PolicyExplanation[]): string {
   if (explanations.length === 0) return "explain: no policy matched any resource";
   return explanations.map(renderPolicy).join("\n\n");
 }

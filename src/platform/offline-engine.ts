@@ -5,8 +5,8 @@
  * from a cluster is an error result naming the entry, never a pass.
  */
 import { createEngine, type Engine } from "../engine/index.js";
-import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../platform/node-ports.js";
-import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "../platform/offline-context.js";
+import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "./node-ports.js";
+import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "./offline-context.js";
 
 export function createOfflineEngine(options: OfflineContextOptions = {}): Engine {
   return createEngine({
