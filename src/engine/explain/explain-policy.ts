@@ -20,10 +20,9 @@ import { isValidatingPolicy, traceValidatingBody } from "../cel/validating-polic
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { verdictDecision } from "../match/index.js";
 import { policyMatchOf } from "../kinds/policy-match.js";
-import { prepareRequest } from "../pipeline/prepared-request.js";
+import { prepareRequest, type PreparedRequest } from "../pipeline/prepared-request.js";
 import { exceptionsFor, startScope, type RuleRun } from "../pipeline/rule-scope.js";
 import type { EngineEnv, EngineRequest } from "../pipeline/types.js";
-import type { PreparedRequest } from "../pipeline/prepared-request.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { preview } from "./preview.js";
 import type { ExplainedConditions, PolicyExplanation, RuleExplanation } from "./types.js";
@@ -140,7 +139,7 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
   const subject = run.request.subject;
   if (result?.path !== undefined) out.failedAt = failedAt(subject, validate?.pattern, result.path);
   if (Array.isArray(validate?.anyPattern) && handled)
-    out.anyPattern = explainAnyPattern(validate.anyPattern, subject, scope);
+    out.anyPattern = explainAnyPattern(validate.anyPattern, subject, scope, policy.patterns);
   return out;
 }
 

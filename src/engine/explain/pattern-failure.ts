@@ -6,7 +6,7 @@ import type { JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { Resource } from "../api/resource.js";
 import { removeAnchor } from "../anchors/index.js";
-import { compilePattern } from "../pattern/index.js";
+import { compilePattern, type PatternCache } from "../pattern/index.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { preview } from "./preview.js";
 import type { FailedAt, RuleExplanation } from "./types.js";
@@ -31,11 +31,15 @@ export function failedAt(subject: Resource, pattern: JsonValue | undefined, path
   };
 }
 
-/** Each pattern of an anyPattern against the resource, in order, up to the first that passes. */
+/**
+ * Each pattern of an anyPattern against the resource, in order, up to the first that passes. A
+ * pattern that holds no variable is the policy's compiled one (`cache`), as validate-pattern.ts uses.
+ */
 export function explainAnyPattern(
   patterns: readonly JsonValue[],
   subject: Resource,
   scope: SubstitutionScope,
+  cache: PatternCache,
 ): NonNullable<RuleExplanation["anyPattern"]> {
   const out: NonNullable<RuleExplanation["anyPattern"]>[number][] = [];
   for (const [i, pattern] of patterns.entries()) {
@@ -45,7 +49,8 @@ export function explainAnyPattern(
       out.push({ at, status: "error", message: substituted.error.message });
       return out;
     }
-    const outcome = compilePattern(substituted.value).match(subject);
+    const compiled = substituted.value === pattern ? cache.get(pattern) : compilePattern(substituted.value);
+    const outcome = compiled.match(subject);
     if (outcome.status === "pass") {
       out.push({ at, status: "pass" });
       return out;

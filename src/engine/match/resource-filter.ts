@@ -26,7 +26,7 @@ export interface CompiledFilter {
 export function compileFilter(f: FilterSource): CompiledFilter {
   const resourceEmpty = isZeroDescription(f.resources);
   const userEmpty = !hasUserInfoCriteria(f);
-  const named = [...(f.resources == null ? [] : compileResourceChecks(f.resources))];
+  const named = f.resources == null ? [] : compileResourceChecks(f.resources);
   const namedUser = compileUserInfoChecks(f);
   const resourceChecks = named.map((c) => c.holds);
   const userChecks = namedUser.map((c) => c.holds);

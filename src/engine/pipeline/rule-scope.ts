@@ -98,7 +98,7 @@ export function startScope(run: RuleRun): SubstitutionScope {
   if (foreachValues !== undefined)
     for (const [k, list] of Object.entries(foreachValues))
       if (list[0] !== undefined) data = setVariable(data, k, list[0]);
-  const vars: SubstitutionScope = {
+  return {
     data,
     jmespath: env.jmespath,
     fnctx: env.fnctx,
@@ -107,7 +107,6 @@ export function startScope(run: RuleRun): SubstitutionScope {
     policyNamespace: policy.namespace,
     ...(foreachValues !== undefined ? { foreachValues } : {}),
   };
-  return vars;
 }
 
 /** The kyverno.io PolicyExceptions that apply to the run's rule and request. */
