@@ -5,6 +5,7 @@
  * the patched resource; then every generate policy on the resource as given.
  */
 import {
+  type AnyCompiledException,
   type CompiledPolicy,
   type Engine,
   type EngineRequest,
@@ -15,8 +16,10 @@ import {
   hasValidateRules,
   type PolicyExplanation,
   type PolicyResponse,
+  type JsonObject,
   type Resource,
   type RuleResult,
+  runsOnJson,
 } from "../engine/index.js";
 
 interface Processed {
@@ -74,4 +77,16 @@ export function explainProcessed(
     if (results.length > 0 || explained.rules.some((r) => r.match.elsewhere !== true)) out.push(explained);
   }
   return out;
+}
+
+/** Every JSON-mode policy on one payload, in policy order. */
+export function applyToPayload(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  payload: JsonObject,
+  exceptions: readonly AnyCompiledException[],
+): PolicyResponse[] {
+  return policies
+    .filter(runsOnJson)
+    .map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }));
 }

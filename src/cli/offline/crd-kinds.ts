@@ -22,6 +22,7 @@ import {
   resourceKind,
 } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
+import type { DefaultNamespaceOptions } from "../../platform/default-namespace.js";
 
 /** `group kind` → the CRD's plural and the versions it serves. */
 export type CrdKinds = ReadonlyMap<
@@ -127,6 +128,11 @@ export function withCrdKind(request: EngineRequest, kinds: CrdKinds): EngineRequ
 }
 
 /** Whether a CRD given names the kind (in its API group) with `scope: Cluster`. */
-export function crdClusterScoped(kinds: CrdKinds, group: string, kind: string): boolean {
+function crdClusterScoped(kinds: CrdKinds, group: string, kind: string): boolean {
   return kinds.get(key(group, kind))?.clusterScoped === true;
+}
+
+/** `inDefaultNamespace`'s options for the CRDs given: a CRD with `scope: Cluster` keeps its objects out of `default`. */
+export function crdScopes(kinds: CrdKinds | undefined): DefaultNamespaceOptions {
+  return kinds === undefined ? {} : { crdClusterScoped: (group, kind) => crdClusterScoped(kinds, group, kind) };
 }

@@ -3,17 +3,10 @@
  * (a Terraform plan, a CI config…), each document of each file one payload. Only ValidatingPolicies
  * with `spec.evaluation.mode: JSON` run on them; Kubernetes-mode policies never do. `bylaw apply`
  * also runs the JSON-mode policies on each `-r` resource taken as a raw payload, as Kyverno 1.19's
- * CLI does (kyverno/kyverno#15332): `object` is the whole resource, no matchConstraints.
+ * CLI does (kyverno/kyverno#15332): `object` is the whole resource, no matchConstraints
+ * (library/process-resource.ts `applyToPayload`).
  */
-import {
-  asJsonPayload,
-  type AnyCompiledException,
-  type CompiledPolicy,
-  type Engine,
-  type JsonObject,
-  type PolicyResponse,
-  runsOnJson,
-} from "../../engine/index.js";
+import { asJsonPayload, type JsonObject } from "../../engine/index.js";
 import { loadPaths } from "../../platform/files/index.js";
 import type { ResourceOrigin } from "../output/types.js";
 
@@ -46,16 +39,4 @@ export async function loadJsonPayloads(
     }
   }
   return out;
-}
-
-/** Every JSON-mode policy on one payload, in policy order. */
-export function applyToPayload(
-  engine: Engine,
-  policies: readonly CompiledPolicy[],
-  payload: JsonObject,
-  exceptions: readonly AnyCompiledException[],
-): PolicyResponse[] {
-  return policies
-    .filter(runsOnJson)
-    .map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }));
 }

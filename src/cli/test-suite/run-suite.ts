@@ -24,18 +24,18 @@ import {
   resourceNamespace,
 } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
-import { explainProcessed, processResource } from "../../library/process-resource.js";
-import { buildRequest } from "../offline/build-request.js";
-import { type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
-import { unmappedSubresources } from "./values-subresources.js";
+import { applyToPayload, explainProcessed, processResource } from "../../library/process-resource.js";
+import { buildRequest } from "../../platform/offline-values/build-request.js";
+import { crdScopes, type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
+import { unmappedSubresources } from "../../platform/offline-values/values-subresources.js";
 import { loadPaths } from "../../platform/files/index.js";
 import { withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { loadPolicies } from "../load-policies.js";
 import { compareRow } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
-import { inDefaultNamespace } from "../offline/default-namespace.js";
+import { inDefaultNamespace } from "../../platform/default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
-import { applyToPayload, loadJsonPayloads } from "../offline/json-payloads.js";
+import { loadJsonPayloads } from "../offline/json-payloads.js";
 import { loadExpectedResources, type ResourceFile } from "./expected-resources.js";
 import { resourceCheck } from "./resource-check.js";
 import { rowResources } from "./row-resources.js";
@@ -43,7 +43,7 @@ import { keyPayload } from "./payload-key.js";
 import { parseTestFile, type ExpectedResult, type TestSpec } from "./test-file.js";
 import type { RowResult, SuiteResult } from "./types.js";
 import { parseUserInfo } from "./userinfo-file.js";
-import { EMPTY_VALUES, parseValues, type ValuesSpec } from "./values-file.js";
+import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../platform/offline-values/values-file.js";
 
 /** The engine for a suite, given the objects and image data its `context` file and `clusterResources` hold. */
 type EngineFactory = (spec: TestSpec, cluster?: SuiteCluster) => Engine;
@@ -144,7 +144,7 @@ async function runTestDocument(
   const distinct = withoutDuplicates(
     rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string"),
   );
-  const resources = distinct.uniques.map((r) => inDefaultNamespace(r, crds.kinds));
+  const resources = distinct.uniques.map((r) => inDefaultNamespace(r, crdScopes(crds.kinds)));
   // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
   const clusterObjects =
     spec.clusterResources.length > 0

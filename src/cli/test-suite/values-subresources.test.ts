@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { offlineEngine } from "../offline/offline-engine.js";
 import { tempTree } from "../../../test/support/temp-dir.js";
 import { runSuite } from "./run-suite.js";
-import { parseValues } from "./values-file.js";
-import { subresourceRequestOf } from "./values-subresources.js";
+import { parseValues } from "../../platform/offline-values/values-file.js";
+import { subresourceRequestOf } from "../../platform/offline-values/values-subresources.js";
 
 /** The fixture folder, found above this file (works from src and dist). */
 function fixtureDir(): string {

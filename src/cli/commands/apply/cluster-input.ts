@@ -40,7 +40,7 @@ import { ClusterReads, describeKubeError } from "../../../kube/cluster-reads.js"
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../../platform/node-ports.js";
 import { offlineHosts } from "../../../platform/offline-context.js";
 import type { RegistryAccess } from "../../../platform/registry/index.js";
-import type { ValuesSpec } from "../../test-suite/values-file.js";
+import type { ValuesSpec } from "../../../platform/offline-values/values-file.js";
 import { listed, wantedResources } from "./cluster-kinds.js";
 import type { LoadReport } from "./load-performance.js";
 import type { ClusterOptions } from "./options.js";

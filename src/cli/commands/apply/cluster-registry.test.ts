@@ -17,8 +17,8 @@ import type { Resource } from "../../../engine/index.js";
 import { TestRegistry } from "../../../../test/support/test-registry.js";
 import { CEL_NO_ROOT_POLICY } from "../../../../test/support/image-policies.js";
 import { ecdsaKey, signPayload, simpleSigning } from "../../../../test/support/cosign-signing.js";
-import { buildRequest } from "../../offline/build-request.js";
-import { EMPTY_VALUES } from "../../test-suite/values-file.js";
+import { buildRequest } from "../../../platform/offline-values/build-request.js";
+import { EMPTY_VALUES } from "../../../platform/offline-values/values-file.js";
 import { ClusterSession } from "./cluster-input.js";
 
 const registry = new TestRegistry();

@@ -3,10 +3,10 @@ import { isObject, type JsonObject, type RequestUserInfo, type Resource } from "
 import { loadPaths } from "../../../platform/files/index.js";
 import type { ResourceOrigin } from "../../output/types.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
-import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../test-suite/values-file.js";
+import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../../platform/offline-values/values-file.js";
 import { parseSetValues } from "../../offline/set-values.js";
-import { inDefaultNamespace } from "../../offline/default-namespace.js";
-import type { CrdKinds } from "../../offline/crd-kinds.js";
+import { inDefaultNamespace } from "../../../platform/default-namespace.js";
+import { crdScopes, type CrdKinds } from "../../offline/crd-kinds.js";
 
 interface LoadedResources {
   readonly resources: Resource[];
@@ -27,7 +27,7 @@ interface LoadResourcesOptions {
 /**
  * The manifests at `paths`. One without `metadata.namespace` is in `default` unless its kind is
  * cluster-scoped, as Kyverno's CLI loads resource files and as `bylaw test` does
- * (offline/default-namespace.ts).
+ * (platform/default-namespace.ts).
  */
 export async function loadResources(paths: readonly string[], options: LoadResourcesOptions): Promise<LoadedResources> {
   const { stdin, label = "", crds } = options;
@@ -37,7 +37,7 @@ export async function loadResources(paths: readonly string[], options: LoadResou
       out.errors.push(`${label}${d.error}`);
     } else if (isObject(d.value) && typeof d.value["kind"] === "string") {
       for (const r of expandList(d.value)) {
-        out.resources.push(inDefaultNamespace(r, crds));
+        out.resources.push(inDefaultNamespace(r, crdScopes(crds)));
         out.origins.push({ source: d.source, ...(d.line !== undefined ? { line: d.line } : {}) });
       }
     } else if (d.value !== undefined) {

@@ -10,7 +10,7 @@ import {
 } from "../../../engine/index.js";
 import { policyInfo } from "../../output/policy-info.js";
 import type { PolicyInfo, ResourceOrigin, ResultRow } from "../../output/types.js";
-import type { ValuesSpec } from "../../test-suite/values-file.js";
+import type { ValuesSpec } from "../../../platform/offline-values/values-file.js";
 
 /** The responses for one input resource. */
 export interface ResourceResponses {

@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { compileException, isObject } from "../../../engine/index.js";
 import { main } from "../../main.js";
 import { parseTestFile } from "../../test-suite/test-file.js";
-import { parseValues } from "../../test-suite/values-file.js";
+import { parseValues } from "../../../platform/offline-values/values-file.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";

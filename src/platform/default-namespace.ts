@@ -8,8 +8,7 @@
  * ClusterResource `spec.crds`) with `scope: Cluster`. Kinds Kyverno's CLI does not list
  * (PodSecurityPolicy, MutatingAdmissionPolicy) are put in `default`, as it does.
  */
-import { isObject, type JsonObject, parseApiVersion, resourceApiVersion, resourceKind } from "../../engine/index.js";
-import { crdClusterScoped, type CrdKinds } from "./crd-kinds.js";
+import { isObject, type JsonObject, parseApiVersion, resourceApiVersion, resourceKind } from "../engine/index.js";
 
 /** API group → the cluster-scoped kinds in it (Kubernetes 1.32, as Kyverno 1.19's CLI lists them). */
 const CLUSTER_SCOPED: Readonly<Record<string, readonly string[]>> = {
@@ -34,16 +33,21 @@ const CLUSTER_SCOPED: Readonly<Record<string, readonly string[]>> = {
   "storage.k8s.io": ["CSIDriver", "CSINode", "StorageClass", "VolumeAttachment", "VolumeAttributesClass"],
 };
 
-function clusterScoped(resource: JsonObject, crds: CrdKinds | undefined): boolean {
+export interface DefaultNamespaceOptions {
+  /** Whether a CRD given (`--crd-paths`) makes the kind, in its API group, cluster-scoped. */
+  readonly crdClusterScoped?: (group: string, kind: string) => boolean;
+}
+
+function clusterScoped(resource: JsonObject, options: DefaultNamespaceOptions): boolean {
   const group = parseApiVersion(resourceApiVersion(resource)).group;
   const kind = resourceKind(resource);
   if (CLUSTER_SCOPED[group]?.includes(kind) === true) return true;
-  return crds !== undefined && crdClusterScoped(crds, group, kind);
+  return options.crdClusterScoped?.(group, kind) === true;
 }
 
-export function inDefaultNamespace(resource: JsonObject, crds?: CrdKinds): JsonObject {
+export function inDefaultNamespace(resource: JsonObject, options: DefaultNamespaceOptions = {}): JsonObject {
   const metadata = isObject(resource["metadata"]) ? resource["metadata"] : {};
   if (typeof metadata["namespace"] === "string" && metadata["namespace"] !== "") return resource;
-  if (clusterScoped(resource, crds)) return resource;
+  if (clusterScoped(resource, options)) return resource;
   return { ...resource, metadata: { ...metadata, namespace: "default" } };
 }

@@ -13,8 +13,8 @@ import {
   resourceName,
   resourceNamespace,
 } from "../../engine/index.js";
-import { ruleValuesFor, type ValuesSpec } from "../test-suite/values-file.js";
-import { subresourceRequestOf } from "../test-suite/values-subresources.js";
+import { ruleValuesFor, type ValuesSpec } from "./values-file.js";
+import { subresourceRequestOf } from "./values-subresources.js";
 
 const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
