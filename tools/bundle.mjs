@@ -65,6 +65,31 @@ writeFileSync(
   `// Written by tools/bundle.mjs: the report UI's page, bundled from src/ui/browser/.\nexport const BROWSER_BUNDLE = ${JSON.stringify({ script: uiText(".js"), style: uiText(".css") })};\n`,
 );
 
+// The playground (src/playground, docs/playground.md): the engine itself, bundled for the browser
+// with its page's script and style sheet, written over tsc's compiled src/playground/playground-bundle.ts.
+const playground = await build({
+  absWorkingDir: root,
+  entryPoints: {
+    playground: join(dist, "playground", "browser", "main.js"),
+    playground_style: join(root, "src", "playground", "browser", "playground.css"),
+  },
+  outdir: join(root, "dist", "playground"),
+  bundle: true,
+  write: false,
+  format: "iife",
+  platform: "browser",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+if (playground.errors.length > 0) process.exit(1);
+const playgroundText = (ext) => playground.outputFiles.find((f) => f.path.endsWith(ext)).text;
+writeFileSync(
+  join(dist, "playground", "playground-bundle.js"),
+  `// Written by tools/bundle.mjs: the playground's page and the engine, bundled from src/playground/browser/.\nexport const PLAYGROUND_BUNDLE = ${JSON.stringify({ script: playgroundText(".js"), style: playgroundText(".css") })};\n`,
+);
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: {

@@ -59,6 +59,11 @@ const COMMANDS: Record<string, Command> = {
     run: async (args, io) => (await import("./commands/kube-bench/command.js")).kubeBenchCommand(args, io),
     help: async () => (await import("./commands/kube-bench/help.js")).KUBE_BENCH_HELP,
   },
+  playground: {
+    summary: "write the playground (policies evaluated in the browser) as a static site",
+    run: async (args, io) => (await import("./commands/playground/command.js")).playgroundCommand(args, io),
+    help: async () => (await import("./commands/playground/command.js")).PLAYGROUND_HELP,
+  },
   docs: {
     summary: "write Markdown reference pages for the commands",
     run: async (args, io) =>

@@ -126,6 +126,29 @@ test("the build's bundle is served: a script and a style sheet, nothing fetched 
   });
 });
 
+test("/playground: its page, and the engine's bundle, under a CSP that allows no request at all", async () => {
+  await withServer({ script: "console.log(1)", style: "body{}" }, async (port) => {
+    const page = await get(port, "/playground");
+    if (page.status === 503) {
+      assert.match(page.body, /npm run build/);
+      return;
+    }
+    assert.equal(page.status, 200);
+    const csp = String(page.headers["content-security-policy"]);
+    for (const d of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"])
+      assert.ok(csp.includes(d), `${d} in ${csp}`);
+    assert.doesNotMatch(csp, /connect-src/, "no fetch, no WebSocket: the playground calls no server");
+    assert.match(page.body, /<script defer src="\/playground\.js"><\/script>/);
+    assert.doesNotMatch(page.body, /<script>|<style|style=/i);
+    const script = await get(port, "/playground.js");
+    assert.equal(script.status, 200);
+    assert.ok(script.body.length > 500_000, "the engine is in the page's script");
+    assert.doesNotMatch(script.body, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+    assert.match((await get(port, "/playground.css")).body, /textarea/);
+    assert.equal((await get(port, "/playground/other")).status, 404);
+  });
+});
+
 test("/api/reports reads with the viewer's token only: none 401, refused 401, what the viewer may not list is named", async () => {
   await withServer({ script: "", style: "" }, async (port, calls) => {
     const none = await get(port, "/api/reports");

@@ -10,6 +10,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ViewerReads } from "../kube/viewer-reads.js";
 import { BROWSER_BUNDLE } from "./browser-bundle.js";
+import { PLAYGROUND_BUNDLE } from "../playground/playground-bundle.js";
+import { PLAYGROUND_CSP, playgroundPage } from "../playground/playground-page.js";
 import { readPolicy } from "./policy-details.js";
 import { explainResult } from "./explain-result.js";
 import type { Engine } from "../engine/index.js";
@@ -24,6 +26,8 @@ interface UiServerOptions {
   readonly onError?: (error: unknown) => void;
   /** The page's script and style (default: the bundle the build made). */
   readonly bundle?: { readonly script: string; readonly style: string } | undefined;
+  /** The playground's script and style (default: the bundle the build made). */
+  readonly playground?: { readonly script: string; readonly style: string } | undefined;
   /** The engine the "why" panel evaluates with: one that reads nothing from the cluster. Absent: /api/explain answers 503. */
   readonly engine?: Engine;
 }
@@ -77,6 +81,7 @@ export function createUiServer(options: UiServerOptions): UiServer {
   const served: Served = {
     reads: options.reads,
     bundle: options.bundle ?? BROWSER_BUNDLE,
+    playground: options.playground ?? PLAYGROUND_BUNDLE,
     engine: options.engine,
     explaining: false,
   };
@@ -123,6 +128,7 @@ export function createUiServer(options: UiServerOptions): UiServer {
 interface Served {
   readonly reads: ViewerReads;
   readonly bundle: { readonly script: string; readonly style: string } | undefined;
+  readonly playground: { readonly script: string; readonly style: string } | undefined;
   readonly engine: Engine | undefined;
   /** An explanation is being worked out: the next waits its turn (429), so the panel never queues work in the serve process. */
   explaining: boolean;
@@ -159,7 +165,19 @@ async function serve(served: Served, req: IncomingMessage, res: ServerResponse):
           : await apiExplain(served, token, query);
     return send(res, answer);
   }
-  send(res, asset(served.bundle, path));
+  send(res, path.startsWith("/playground") ? playgroundAsset(served.playground, path) : asset(served.bundle, path));
+}
+
+/** The playground (src/playground): its page, and the engine bundled for the browser; it asks the server for nothing else. */
+function playgroundAsset(bundle: Served["playground"], path: string): Answer {
+  if (bundle === undefined)
+    return { status: 503, type: TEXT, body: "the playground was not built into this Bylaw: run npm run build\n" };
+  const headers = { "content-security-policy": `${PLAYGROUND_CSP}; frame-ancestors 'none'` };
+  if (path === "/playground" || path === "/playground/")
+    return { status: 200, type: "text/html; charset=utf-8", body: playgroundPage("/"), headers };
+  if (path === "/playground.js") return { status: 200, type: "text/javascript; charset=utf-8", body: bundle.script };
+  if (path === "/playground.css") return { status: 200, type: "text/css; charset=utf-8", body: bundle.style };
+  return json(404, `not found: ${path}`);
 }
 
 function asset(bundle: Served["bundle"], path: string): Answer {

@@ -33,6 +33,8 @@ const USED_BUT_UNSEEN: readonly string[] = [
   "src/cli/commands/fix/command.ts: fixCommand",
   "src/cli/commands/jp/command.ts: JP_HELP",
   "src/cli/commands/kube-bench/command.ts: kubeBenchCommand",
+  "src/cli/commands/playground/command.ts: PLAYGROUND_HELP",
+  "src/cli/commands/playground/command.ts: playgroundCommand",
   "src/cli/commands/jp/command.ts: jpCommand",
   "src/cli/commands/policy-sets/command.ts: POLICY_SETS_HELP",
   "src/cli/commands/policy-sets/command.ts: policySetsCommand",

@@ -9,7 +9,9 @@
  * kube (the API server's client: it talks to the API server and nothing above it) -> platform (Node
  * adapters: files, YAML, registries, outbound HTTP, certificates) -> engine (pure). The library
  * (src/library, and the package entry src/index.ts above it) sits beside server: it builds on
- * platform and engine only. Every top folder and file of src/ has a rule; a new one fails until it
+ * platform and engine only. The playground (src/playground: the engine bundled for the browser) sits
+ * beside it and builds on the library's pure parts, platform, engine and the UI's DOM helpers; the UI
+ * serves its page and bundle. Every top folder and file of src/ has a rule; a new one fails until it
  * is given one. kube/ keeps only API access: of the engine it takes the shared shapes (KUBE_ENGINE_VALUES)
  * and types, no policy logic.
  */
@@ -37,6 +39,7 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   "src/server/": ["src/index.ts", "src/cli/", "src/library/"],
   "src/library/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/kube/"],
   "src/controllers/": ["src/index.ts", "src/cli/", "src/server/", "src/library/"],
+  "src/playground/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/kube/"],
   "src/ui/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/"],
   "src/kube/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/"],
   "src/platform/": ["src/index.ts", "src/cli/", "src/server/", "src/controllers/", "src/library/", "src/kube/"],
