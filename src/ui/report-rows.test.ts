@@ -67,3 +67,21 @@ test("countBy sorts by failures and errors, then by name", () => {
     ],
   );
 });
+
+test("a result's timestamp is kept in seconds; a missing, negative or non-numeric one is 0", () => {
+  const rows = rowsOfReport("PolicyReport", {
+    scope: { kind: "Pod", name: "x" },
+    results: [
+      { policy: "a", timestamp: { seconds: 1_764_633_600, nanos: 5 } },
+      { policy: "b", timestamp: { seconds: "1764633601" } },
+      { policy: "c" },
+      { policy: "d", timestamp: { seconds: -5 } },
+      { policy: "e", timestamp: { seconds: "soon" } },
+      { policy: "f", timestamp: "2026-12-02T00:00:00Z" },
+    ],
+  });
+  assert.deepEqual(
+    rows.map((r) => r.time),
+    [1_764_633_600, 1_764_633_601, 0, 0, 0, 0],
+  );
+});

@@ -20,6 +20,8 @@ export interface ReportRow {
   readonly apiVersion: string;
   /** The report holding the result: `Kind namespace/name`. */
   readonly report: string;
+  /** When the result was made (its `timestamp.seconds`), in seconds since the epoch; 0 when the report does not say. */
+  readonly time: number;
 }
 
 /** The statuses of PolicyReport results, in the order the UI shows them. */
@@ -32,6 +34,11 @@ export const str = (v: unknown): string => (typeof v === "string" ? v : "");
 /** An object field's value; {} for anything else. */
 export const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const arr = (v: unknown): readonly unknown[] => (Array.isArray(v) ? v : []);
+/** A timestamp's seconds (int64: a number, or a string in some writers' JSON); 0 for anything else. */
+const seconds = (v: unknown): number => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,12}$/.test(v) ? Number(v) : 0;
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+};
 
 /** The rows of one report object of `kind` (its list's kind without "List"). */
 export function rowsOfReport(kind: string, report: unknown): ReportRow[] {
@@ -59,6 +66,7 @@ export function rowsOfReport(kind: string, report: unknown): ReportRow[] {
         name: str(target["name"]),
         apiVersion: str(target["apiVersion"]),
         report: reportName,
+        time: seconds(obj(result["timestamp"])["seconds"]),
       });
     }
   }

@@ -160,7 +160,7 @@ const foreignReport = (name: string, resource: string): string =>
         source: "other-scanner",
         message: `checked ${resource}`,
         scored: true,
-        timestamp: { seconds: 1, nanos: 0 },
+        timestamp: { seconds: Math.floor(Date.now() / 1000) - 600, nanos: 0 },
       },
     ],
     summary: { pass: 0, fail: 0, warn: 1, error: 0, skip: 0 },
@@ -335,6 +335,24 @@ describe("the report UI in chromium", { skip, timeout: buildTimeoutMs + 10 * 60_
     assert.equal(await page.evaluate(() => (window as { __pwned?: string }).__pwned), undefined);
     const fail = Number(await page.locator('.total[data-result="fail"] b').textContent());
     assert.ok(fail >= 1, `fail total ${fail}`);
+    // The plots: top failing namespaces (each a link filtering the overview), and every result over time.
+    const namespaces = await page.locator("section.top").nth(1).locator("li a").allTextContents();
+    assert.ok(namespaces.length >= 1, "a namespace with failures is plotted");
+    const totals = await page.locator(".total b").allTextContents();
+    const counted = await page
+      .locator("ol.timeline li")
+      .evaluateAll((lis) =>
+        lis.reduce(
+          (n, li) => n + ["failing", "passing", "other"].reduce((m, k) => m + Number(li.getAttribute(`data-${k}`)), 0),
+          0,
+        ),
+      );
+    assert.equal(
+      counted,
+      totals.reduce((n, t) => n + Number(t), 0),
+      "every result (Bylaw's and the other scanner's, all timestamped) is in one time bucket",
+    );
+    assert.match((await page.textContent("section.over-time .note")) ?? "", /per (minute|5 minutes|15 minutes)/);
     const notes = await page.locator(".sources li").allTextContents();
     assert.deepEqual(notes, [
       "Reports not read: you may not list them",

@@ -5,8 +5,18 @@ import type { PolicyAnswer } from "../policy-details.js";
 import type { ReportsAnswer } from "../report-sources.js";
 import { formatFragment, visibleRows, type Filters, type ViewState } from "../view-state.js";
 import { el, link } from "./dom.js";
+import { timeBuckets } from "../time-buckets.js";
 
 const NO_FILTERS: Filters = { status: "", namespace: "", severity: "", q: "" };
+
+/** The overview filtered to one namespace (all of them for cluster-scoped resources' "(cluster)"). */
+function namespaceHref(filters: Filters): (namespace: string) => string {
+  return (namespace) =>
+    formatFragment({
+      route: { page: "overview" },
+      filters: { ...filters, namespace: namespace === "(cluster)" ? "" : namespace },
+    });
+}
 
 function policyHref(policy: string): string {
   return formatFragment({ route: { page: "policy", policy }, filters: NO_FILTERS });
@@ -66,7 +76,13 @@ export function drawPage({ answer, state, onFilters, policy, whys }: PageInput):
   const page = el(
     "section",
     { "data-page": r.page },
-    el("nav", {}, link(formatFragment({ route: { page: "overview" }, filters: NO_FILTERS }), "Overview")),
+    el(
+      "nav",
+      {},
+      link(formatFragment({ route: { page: "overview" }, filters: NO_FILTERS }), "Overview"),
+      " · ",
+      link("/playground", "Playground", { class: "playground-link" }),
+    ),
     el("h1", {}, title),
     sourceNotes(answer),
     filterBar(answer.rows, state.filters, onFilters),
@@ -75,6 +91,8 @@ export function drawPage({ answer, state, onFilters, policy, whys }: PageInput):
   if (r.page === "overview") {
     page.append(
       topFailing("Top failing policies", rows, (x) => x.policy, policyHref),
+      topFailing("Top failing namespaces", rows, (x) => x.namespace || "(cluster)", namespaceHref(state.filters)),
+      overTime(rows),
       groupTable(rows, { heading: "By namespace", name: "namespace", key: (x) => x.namespace || "(cluster)" }),
       groupTable(rows, { heading: "By policy", name: "policy", key: (x) => x.policy, href: policyHref }),
       groupTable(rows, { heading: "By severity", name: "severity", key: (x) => x.severity || "(none)" }),
@@ -253,6 +271,62 @@ function topFailing(
     list.append(el("li", {}, link(href(g.key), g.key), bar, ` ${n}`));
   }
   return el("section", { class: "top" }, el("h2", {}, heading), top.length === 0 ? el("p", {}, "No failures.") : list);
+}
+
+/** Results over time (time-buckets.ts): a column per span, failing on top of passing on top of the rest. */
+function overTime(rows: readonly ReportRow[]): HTMLElement {
+  const t = timeBuckets(rows);
+  const untimed = t.untimed > 0 ? ` ${t.untimed} results carry no time.` : "";
+  if (t.buckets.length === 0)
+    return el(
+      "section",
+      { class: "over-time" },
+      el("h2", {}, "Results over time"),
+      el("p", {}, `No result says when it was made.${untimed}`),
+    );
+  const most = Math.max(1, ...t.buckets.map((b) => b.failing + b.passing + b.other));
+  const label = (start: number): string => {
+    const iso = new Date(start * 1000).toISOString();
+    return t.span >= 86_400 ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  };
+  const list = el("ol", { class: "timeline" });
+  t.buckets.forEach((b, i) => {
+    const column = el("li", {
+      "data-start": String(b.start),
+      "data-failing": String(b.failing),
+      "data-passing": String(b.passing),
+      "data-other": String(b.other),
+      title: `${label(b.start)} UTC: ${b.failing} failing, ${b.passing} passing, ${b.other} other`,
+    });
+    for (const [cls, n] of [
+      ["t-other", b.other],
+      ["t-pass", b.passing],
+      ["t-fail", b.failing],
+    ] as const) {
+      const part = el("span", { class: cls });
+      part.style.height = `${(100 * n) / most}%`;
+      column.append(part);
+    }
+    if (i === 0 || i === t.buckets.length - 1) column.append(el("span", { class: "t-label" }, label(b.start)));
+    list.append(column);
+  });
+  return el(
+    "section",
+    { class: "over-time" },
+    el("h2", {}, "Results over time"),
+    el(
+      "p",
+      { class: "note" },
+      `When each result in the reports was last made (UTC), per ${spanText(t.span)}: failing red, passing green.${untimed}`,
+    ),
+    list,
+  );
+}
+
+function spanText(seconds: number): string {
+  if (seconds % 86_400 === 0) return seconds === 86_400 ? "day" : `${seconds / 86_400} days`;
+  if (seconds % 3600 === 0) return seconds === 3600 ? "hour" : `${seconds / 3600} hours`;
+  return seconds === 60 ? "minute" : `${seconds / 60} minutes`;
 }
 
 function resultsTable(rows: readonly ReportRow[], withResource: boolean, whys: Whys): HTMLElement {
