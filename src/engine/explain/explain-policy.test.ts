@@ -7,6 +7,7 @@ import type { EngineRequest } from "../pipeline/types.js";
 import { fakePorts, type FakeContext } from "../../../test/support/fake-ports.js";
 import { clusterPolicy, pod, podRule } from "../../../test/support/builders.js";
 import type { PolicyExplanation, RuleExplanation } from "./types.js";
+import { explanationText } from "./explanation-text.js";
 
 interface Explained {
   readonly explanation: PolicyExplanation;
@@ -191,7 +192,7 @@ describe("engine.explain: validate", () => {
     assert.equal(rule("latest").results[0]?.status, "fail");
   });
 
-  test("foreach: the element that failed is in the result; the rule's match and context are explained", () => {
+  test("foreach with deny: the list walked, the elements reached and passed, and the element that decided with its conditions", () => {
     const policy = clusterPolicy("images", [
       podRule("registry", {
         foreach: [
@@ -202,7 +203,7 @@ describe("engine.explain: validate", () => {
         ],
       }),
     ]);
-    const { rule } = explain(
+    const explained = explain(
       policy,
       pod({
         containers: [
@@ -211,8 +212,56 @@ describe("engine.explain: validate", () => {
         ],
       }),
     );
+    const { rule } = explained;
     assert.equal(rule("registry").results[0]?.status, "fail");
     assert.deepEqual(rule("registry").match, { matched: true, reason: "match.any[0] selected it; no exclude" });
+    assert.deepEqual(rule("registry").foreach, [
+      {
+        at: "foreach[0]",
+        list: "request.object.spec.containers",
+        elements: 2,
+        passed: 1,
+        decided: {
+          index: 1,
+          element: '{"name":"b","image":"bad:1"}',
+          status: "fail",
+          message: rule("registry").foreach?.[0]?.decided?.message ?? "",
+          deny: {
+            met: true,
+            conditions: [{ at: "all[0]", key: '"bad:1"', operator: "Equals", value: '"bad:1"', holds: true }],
+          },
+        },
+      },
+    ]);
+    assert.match(
+      explanationText([explained.explanation]),
+      /foreach\[0\] over request\.object\.spec\.containers: 2 elements reached, 1 passed\n +element 1 \{"name":"b","image":"bad:1"\}: fail/,
+    );
+  });
+
+  test("foreach with a pattern: where the element that decided failed, and the value there", () => {
+    const policy = clusterPolicy("tags", [
+      podRule("no-latest", {
+        message: "no latest",
+        foreach: [{ list: "request.object.spec.containers", pattern: { image: "!*:latest" } }],
+      }),
+    ]);
+    const { rule } = explain(
+      policy,
+      pod({
+        containers: [
+          { name: "a", image: "nginx:1" },
+          { name: "b", image: "nginx:1" },
+          { name: "c", image: "nginx:latest" },
+        ],
+      }),
+    );
+    const [entry] = rule("no-latest").foreach ?? [];
+    assert.equal(entry?.elements, 3);
+    assert.equal(entry?.passed, 2);
+    assert.equal(entry?.decided?.index, 2);
+    assert.deepEqual(entry?.decided?.failedAt, { path: "/image/", value: '"nginx:latest"', expected: '"!*:latest"' });
+    assert.equal(rule("no-latest").failedAt, undefined, "the path is the element's, not the resource's");
   });
 
   test("context entries with their values, then preconditions with each operand", () => {
@@ -345,6 +394,43 @@ describe("engine.explain: CEL", () => {
       { at: "validations[0]", expression: "has(object.metadata.labels)", value: "true" },
       { at: "validations[1]", expression: "'team' in object.metadata.labels", value: "false" },
     ]);
+  });
+
+  test("validate.cel in a ClusterPolicy: the context the expressions read, each celPrecondition and expression reached", () => {
+    const policy = clusterPolicy("cel-rule", [
+      podRule(
+        "team",
+        {
+          cel: {
+            variables: [{ name: "labels", expression: "object.metadata.?labels.orValue({})" }],
+            expressions: [
+              { expression: "object.metadata.name != ''", message: "name" },
+              { expression: "'team' in variables.labels", message: "a team label is needed" },
+              { expression: "true" },
+            ],
+          },
+        },
+        { celPreconditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }] },
+      ),
+    ]);
+    const failing = explain(policy, pod({ labels: { app: "x" } })).rule("team");
+    assert.equal(failing.results[0]?.status, "fail");
+    assert.deepEqual(failing.cel, [
+      { at: "celPreconditions[0]", expression: "object.metadata.namespace != 'kube-system'", value: "true" },
+      { at: "validate.cel.expressions[0]", expression: "object.metadata.name != ''", value: "true" },
+      { at: "validate.cel.expressions[1]", expression: "'team' in variables.labels", value: "false" },
+    ]);
+    const skipped = explain(policy, pod({ namespace: "kube-system" })).rule("team");
+    assert.equal(skipped.results[0]?.status, "skip");
+    assert.deepEqual(skipped.cel, [
+      { at: "celPreconditions[0]", expression: "object.metadata.namespace != 'kube-system'", value: "false" },
+    ]);
+    const erring = explain(
+      clusterPolicy("cel-err", [podRule("r", { cel: { expressions: [{ expression: "object.spec.nothere == 1" }] } })]),
+      pod(),
+    ).rule("r");
+    assert.equal(erring.cel?.[0]?.at, "validate.cel.expressions[0]");
+    assert.match(erring.cel?.[0]?.error ?? "", /nothere/);
   });
 
   test("a ValidatingPolicy whose constraints leave the resource out says so", () => {

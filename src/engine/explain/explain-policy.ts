@@ -10,12 +10,14 @@ import { isObject } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
 import { resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
-import { traceConditions, type ConditionsTrace } from "../conditions/index.js";
+import { traceConditions } from "../conditions/index.js";
 import { loadContextEntries } from "../context/load-entries.js";
 import { splitVariableKey } from "../context/variable-key.js";
 import { exceptionCovers, exceptionPolicyKey, type CompiledException } from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
-import { celRuleInput, forPolicyKinds } from "../cel/validate-rule/index.js";
+import { celRuleInput, forPolicyKinds, traceCelRule } from "../cel/validate-rule/index.js";
+import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import type { CelStep } from "../cel/trace-step.js";
 import { isValidatingPolicy, traceValidatingBody } from "../cel/validating-policy/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { verdictDecision } from "../match/index.js";
@@ -25,7 +27,9 @@ import { exceptionsFor, startScope, type RuleRun } from "../pipeline/rule-scope.
 import type { EngineEnv, EngineRequest } from "../pipeline/types.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { preview } from "./preview.js";
-import type { ExplainedConditions, PolicyExplanation, RuleExplanation } from "./types.js";
+import type { PolicyExplanation, RuleExplanation } from "./types.js";
+import { explained } from "./explained-conditions.js";
+import { explainForEach } from "./foreach-trace.js";
 import { explainAnyPattern, failedAt } from "./pattern-failure.js";
 
 /** `results`: every rule result the evaluation gave this policy on this request (validate, mutate, generate). */
@@ -99,14 +103,7 @@ function explainMatched(
     const request = prepared.request;
     const input = forPolicyKinds(celRuleInput(request, run.base), request);
     const steps = traceValidatingBody(rule.cel, input, { ports: env.ports, policyNamespace: policy.namespace });
-    return {
-      ...base,
-      cel: steps.map((s) => ({
-        at: s.at,
-        expression: s.expression,
-        ...(s.error !== undefined ? { error: s.error } : { value: preview(s.value) }),
-      })),
-    };
+    return { ...base, cel: celSteps(steps) };
   }
   return { ...base, ...explainSteps(run, results[0]) };
 }
@@ -130,6 +127,12 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
   const pre = rule.rule.preconditions;
   if (pre !== undefined && pre !== null)
     out.preconditions = explained(traceConditions(policy.cache.conditions(pre, "preconditions"), substitute(scope)));
+  const cel = rule.cel;
+  const reached = result !== undefined && out.preconditions?.met !== false && !exceptions.some((e) => e.applied);
+  if (cel !== undefined && !isValidatingPolicy(cel) && !isAdmissionPolicy(cel) && reached) {
+    const steps = traceCelRule(cel, celRuleInput(run.request.request, scope.data));
+    if (steps !== undefined) out.cel = celSteps(steps);
+  }
   const validate = rule.rule.validate;
   const handled = result !== undefined && result.status !== "skip";
   if (validate?.deny !== undefined && handled)
@@ -137,10 +140,25 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
       traceConditions(policy.cache.conditions(validate.deny.conditions, "deny conditions"), substitute(scope)),
     );
   const subject = run.request.subject;
-  if (result?.path !== undefined) out.failedAt = failedAt(subject, validate?.pattern, result.path);
+  if (Array.isArray(validate?.foreach) && handled)
+    out.foreach = explainForEach(validate.foreach, {
+      ruleName: rule.name,
+      target: subject,
+      vars: scope,
+      patterns: policy.patterns,
+    });
+  else if (result?.path !== undefined) out.failedAt = failedAt(subject, validate?.pattern, result.path);
   if (Array.isArray(validate?.anyPattern) && handled)
     out.anyPattern = explainAnyPattern(validate.anyPattern, subject, scope, policy.patterns);
   return out;
+}
+
+function celSteps(steps: readonly CelStep[]): NonNullable<RuleExplanation["cel"]> {
+  return steps.map((s) => ({
+    at: s.at,
+    expression: s.expression,
+    ...(s.error !== undefined ? { error: s.error } : { value: preview(s.value) }),
+  }));
 }
 
 function explainExceptions(run: RuleRun): { name: string; applied: boolean }[] {
@@ -156,19 +174,6 @@ function explainExceptions(run: RuleRun): { name: string; applied: boolean }[] {
 
 function substitute(scope: SubstitutionScope): (v: JsonValue) => ReturnType<typeof substituteAll> {
   return (v) => substituteAll(v, scope);
-}
-
-function explained(trace: ConditionsTrace): ExplainedConditions {
-  return {
-    met: trace.met,
-    conditions: trace.steps.map((s) => ({
-      at: s.at,
-      key: preview(s.key),
-      operator: s.operator,
-      value: preview(s.value),
-      holds: s.holds,
-    })),
-  };
 }
 
 /** A context entry's value in the loaded context, by its (dotted) name. */

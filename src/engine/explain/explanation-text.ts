@@ -3,7 +3,7 @@
  * it, the exceptions considered, context values, preconditions and deny conditions with their
  * operands, a CEL policy's expressions, and where a pattern failed with the value found there.
  */
-import type { ExplainedConditions, FailedAt, PolicyExplanation, RuleExplanation } from "./types.js";
+import type { ExplainedConditions, FailedAt, ForEachExplanation, PolicyExplanation, RuleExplanation } from "./types.js";
 
 export function explanationText(explanations: readonly PolicyExplanation[]): string {
   if (explanations.length === 0) return "explain: no policy matched any resource";
@@ -40,12 +40,25 @@ function renderRule(rule: RuleExplanation): string[] {
   if (rule.deny !== undefined) lines.push(...renderConditions("deny conditions", rule.deny, "denied", "not denied"));
   for (const step of rule.cel ?? [])
     lines.push(`    ${step.at} ${step.expression} → ${step.error !== undefined ? `error: ${step.error}` : step.value}`);
+  for (const f of rule.foreach ?? []) lines.push(...renderForEach(f));
   if (rule.failedAt !== undefined) lines.push(`    ${failedAt(rule.failedAt)}`);
   for (const p of rule.anyPattern ?? [])
     lines.push(
       `    ${p.at}: ${p.status}${p.failedAt !== undefined ? `, ${failedAt(p.failedAt)}` : p.message !== undefined ? `: ${p.message}` : ""}`,
     );
   for (const r of rule.results) if (r.message !== "") lines.push(`    message: ${r.message}`);
+  return lines;
+}
+
+function renderForEach(f: ForEachExplanation): string[] {
+  const lines = [`    ${f.at} over ${f.list}: ${f.elements} elements reached, ${f.passed} passed`];
+  if (f.error !== undefined) lines.push(`      error: ${f.error}`);
+  const d = f.decided;
+  if (d === undefined) return lines;
+  lines.push(`      element ${d.index} ${d.element}: ${d.status}${d.message !== "" ? `: ${d.message}` : ""}`);
+  if (d.deny !== undefined)
+    lines.push(...renderConditions("deny conditions", d.deny, "denied", "not denied").map((l) => `  ${l}`));
+  if (d.failedAt !== undefined) lines.push(`        ${failedAt(d.failedAt)}`);
   return lines;
 }
 

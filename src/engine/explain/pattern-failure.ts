@@ -11,9 +11,9 @@ import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { preview } from "./preview.js";
 import type { FailedAt, RuleExplanation } from "./types.js";
 
-/** The resource's value at a pattern failure's path (`/spec/containers/0/image/`). */
-function valueAt(resource: Resource, path: string): JsonValue | undefined {
-  let at: JsonValue | undefined = resource;
+/** The value at a pattern failure's path (`/spec/containers/0/image/`) in the resource (or foreach element) matched. */
+function valueAt(target: JsonValue, path: string): JsonValue | undefined {
+  let at: JsonValue | undefined = target;
   for (const segment of path.split("/").filter((s) => s !== "")) {
     if (Array.isArray(at)) at = /^\d+$/.test(segment) ? at[Number(segment)] : undefined;
     else at = isObject(at) ? at[segment] : undefined;
@@ -22,7 +22,7 @@ function valueAt(resource: Resource, path: string): JsonValue | undefined {
   return at;
 }
 
-export function failedAt(subject: Resource, pattern: JsonValue | undefined, path: string): FailedAt {
+export function failedAt(subject: JsonValue, pattern: JsonValue | undefined, path: string): FailedAt {
   const wanted = patternAt(pattern, path);
   return {
     path,

@@ -28,6 +28,28 @@ export interface FailedAt {
   readonly expected?: ValuePreview;
 }
 
+/** One validate.foreach entry walked: its list, the elements reached and passed, and the element that decided. */
+export interface ForEachExplanation {
+  /** `foreach[0]`. */
+  readonly at: string;
+  /** The list expression. */
+  readonly list: string;
+  /** Elements reached (up to the one that decided), and how many of them passed. */
+  readonly elements: number;
+  readonly passed: number;
+  /** What ended the rule before any element decided (the list could not be evaluated, …). */
+  readonly error?: string;
+  /** The first element that did not pass: its index and value, and its deny conditions or pattern failure. */
+  readonly decided?: {
+    readonly index: number;
+    readonly element: ValuePreview;
+    readonly status: string;
+    readonly message: string;
+    readonly deny?: ExplainedConditions;
+    readonly failedAt?: FailedAt;
+  };
+}
+
 export interface RuleExplanation {
   /** The rule's name; "" for a CEL policy's body (Kyverno names none). */
   readonly rule: string;
@@ -60,6 +82,8 @@ export interface RuleExplanation {
     readonly message?: string;
     readonly failedAt?: FailedAt;
   }[];
+  /** validate.foreach: each entry walked, and the element that decided the rule. */
+  readonly foreach?: readonly ForEachExplanation[];
   /** A CEL policy: each matchCondition and validation its evaluation reached, with what it gave. */
   readonly cel?: readonly {
     readonly at: string;

@@ -27,60 +27,95 @@ export function validateForEach(
     return { status: "error", message: `foreach nesting deeper than ${MAX_DEPTH} levels in rule ${scope.ruleName}` };
   let applied = 0;
   for (const fe of list) {
-    const elements = evaluateList(fe.list, scope.vars);
-    if (elements.kind === "error")
-      return { status: "error", message: `failed to evaluate list ${fe.list}: ${elements.message}` };
-    if (elements.kind === "missing" || elements.items.length === 0) continue;
-    // Made once per list rather than per element: the element scopes, and the compiled
-    // preconditions and deny conditions (an element with neither context nor preconditions
-    // validates in its element scope as it is).
-    const scopes = new ElementScopes(scope.vars, depth);
-    const asIs = entersAsIs(fe.context, fe.preconditions);
-    const preconditions =
-      asIs || fe.preconditions === undefined || fe.preconditions === null
-        ? undefined
-        : scope.vars.cache.conditions(fe.preconditions, "preconditions");
-    let deny: CompiledConditions | undefined;
-    for (let index = 0; index < elements.items.length; index++) {
-      const element = elements.items[index];
-      if (element === null || element === undefined) continue;
-      // Kyverno: an element is the rule's scope when it is a map, unless elementScope says otherwise;
-      // elementScope: true over an element that is not a map is the rule's error.
-      const isMap = isObject(element);
-      if (fe.elementScope === true && !isMap) {
-        return {
-          status: "error",
-          message: `failed to process foreach: cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=${goTypeName(element)}`,
-        };
-      }
-      let vars = scopes.at(element, index);
-      if (!asIs) {
-        const entered = enterScope(vars, fe.context, fe.preconditions, preconditions);
-        if (entered.kind === "error" && entered.stage === "context")
-          return { status: "error", message: entered.message };
-        if (entered.kind !== "ready") continue;
-        vars = entered.vars;
-      }
-      const target = (fe.elementScope ?? isMap) ? element : scope.target;
-      const elementScope = scopeOfElement(scope, target, vars);
-      // runValidation would pick deny first too.
-      const outcome =
-        fe.deny !== undefined
-          ? validateCompiledDeny(
-              (deny ??= vars.cache.conditions(fe.deny.conditions, "deny conditions")),
-              message,
-              elementScope,
-            )
-          : runValidation(fe, message, elementScope, depth + 1);
-      if (outcome === undefined || outcome.status === "skip") continue;
+    let decided: ValidateOutcome | undefined;
+    const ended = walkForEach(fe, { message, scope, depth }, (step) => {
+      const outcome = step.outcome;
+      if (outcome === undefined || outcome.status === "skip") return true;
       if (outcome.status !== "pass") {
-        return { ...outcome, message: `validation failure: ${outcome.message}` };
+        decided = { ...outcome, message: `validation failure: ${outcome.message}` };
+        return false;
       }
       applied++;
-    }
+      return true;
+    });
+    if (ended !== undefined) return ended;
+    if (decided !== undefined) return decided;
   }
   if (applied === 0) return undefined;
   return FOREACH_PASS;
+}
+
+/** One element of a foreach list, validated: what validateForEach decides on, and what an explanation shows. */
+export interface ForEachElementStep {
+  readonly index: number;
+  readonly element: JsonValue;
+  /** The element's scope (element, elementIndex, its context); absent when its context or preconditions left it out. */
+  readonly scope?: ValidateScope;
+  /** Its deny conditions or pattern's outcome; undefined when the element does not apply. */
+  readonly outcome: ValidateOutcome | undefined;
+}
+
+/**
+ * Validates each element of one foreach entry in order, telling `visit` each outcome until it
+ * answers false. Returns the error that ends the whole rule (the list cannot be evaluated, an
+ * element's context fails, elementScope over a non-map), else undefined.
+ */
+export function walkForEach(
+  fe: ForEachValidation,
+  at: { readonly message: string | undefined; readonly scope: ValidateScope; readonly depth: number },
+  visit: (step: ForEachElementStep) => boolean,
+): ValidateOutcome | undefined {
+  const { message, scope, depth } = at;
+  const elements = evaluateList(fe.list, scope.vars);
+  if (elements.kind === "error")
+    return { status: "error", message: `failed to evaluate list ${fe.list}: ${elements.message}` };
+  if (elements.kind === "missing" || elements.items.length === 0) return undefined;
+  // Made once per list rather than per element: the element scopes, and the compiled
+  // preconditions and deny conditions (an element with neither context nor preconditions
+  // validates in its element scope as it is).
+  const scopes = new ElementScopes(scope.vars, depth);
+  const asIs = entersAsIs(fe.context, fe.preconditions);
+  const preconditions =
+    asIs || fe.preconditions === undefined || fe.preconditions === null
+      ? undefined
+      : scope.vars.cache.conditions(fe.preconditions, "preconditions");
+  let deny: CompiledConditions | undefined;
+  for (let index = 0; index < elements.items.length; index++) {
+    const element = elements.items[index];
+    if (element === null || element === undefined) continue;
+    // Kyverno: an element is the rule's scope when it is a map, unless elementScope says otherwise;
+    // elementScope: true over an element that is not a map is the rule's error.
+    const isMap = isObject(element);
+    if (fe.elementScope === true && !isMap) {
+      return {
+        status: "error",
+        message: `failed to process foreach: cannot use elementScope=true foreach rules for elements that are not maps, expected type=map got type=${goTypeName(element)}`,
+      };
+    }
+    let vars = scopes.at(element, index);
+    if (!asIs) {
+      const entered = enterScope(vars, fe.context, fe.preconditions, preconditions);
+      if (entered.kind === "error" && entered.stage === "context") return { status: "error", message: entered.message };
+      if (entered.kind !== "ready") {
+        if (!visit({ index, element, outcome: undefined })) return undefined;
+        continue;
+      }
+      vars = entered.vars;
+    }
+    const target = (fe.elementScope ?? isMap) ? element : scope.target;
+    const elementScope = scopeOfElement(scope, target, vars);
+    // runValidation would pick deny first too.
+    const outcome =
+      fe.deny !== undefined
+        ? validateCompiledDeny(
+            (deny ??= vars.cache.conditions(fe.deny.conditions, "deny conditions")),
+            message,
+            elementScope,
+          )
+        : runValidation(fe, message, elementScope, depth + 1);
+    if (!visit({ index, element, scope: elementScope, outcome })) return undefined;
+  }
+  return undefined;
 }
 
 /** An element's scope: a target that is still the resource being deleted stays so; an element is not. */

@@ -6,20 +6,10 @@
  */
 import type { CelRuleInput } from "../validate-rule/index.js";
 import type { CelServices } from "../kyverno/index.js";
-import { fromCel } from "../values.js";
 import { RUNTIME_COST_BUDGET, type CelProgram, type CostBudget } from "../types.js";
 import { policyActivation } from "../lazy-variables.js";
+import { type CelStep, traceStep } from "../trace-step.js";
 import type { CompiledValidatingPolicy } from "./compiled.js";
-import type { JsonValue } from "../../api/json.js";
-
-interface CelStep {
-  /** `matchConditions[name]`, `validations[0]`. */
-  readonly at: string;
-  readonly expression: string;
-  /** What the expression gave; absent when it failed (`error`). */
-  readonly value?: JsonValue;
-  readonly error?: string;
-}
 
 export function traceValidatingBody(
   policy: CompiledValidatingPolicy,
@@ -32,11 +22,7 @@ export function traceValidatingBody(
     budget,
     services,
   });
-  const run = (at: string, program: CelProgram): CelStep => {
-    const r = program.evaluate(activation, budget, services);
-    const expression = program.expression.trim();
-    return r.ok ? { at, expression, value: fromCel(r.value) } : { at, expression, error: r.error.message };
-  };
+  const run = (at: string, program: CelProgram): CelStep => traceStep(at, program, { activation, budget, services });
   const steps: CelStep[] = [];
   // As evaluateBody: a false condition ends the run; errors are gathered, then end it.
   let failed = false;
