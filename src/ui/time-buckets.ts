@@ -9,7 +9,7 @@ import type { ReportRow } from "./report-rows.js";
 const MAX_BUCKETS = 24;
 const SPANS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 86_400, 7 * 86_400] as const;
 
-export interface TimeBucket {
+interface TimeBucket {
   /** The span's start, in seconds since the epoch. */
   readonly start: number;
   /** Failing (fail and error), passing (pass) and the rest (warn, skip), in the span. */
@@ -18,7 +18,7 @@ export interface TimeBucket {
   readonly other: number;
 }
 
-export interface Timeline {
+interface Timeline {
   /** The span of each bucket, in seconds. */
   readonly span: number;
   readonly buckets: readonly TimeBucket[];
