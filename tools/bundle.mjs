@@ -39,56 +39,53 @@ const requireBanner =
 
 rmSync(outdir, { recursive: true, force: true });
 
-// The report UI's page (docs/adr/0021-report-ui.md): its script (tsc's output of src/ui/browser/) and
-// style sheet, each bundled and minified into one text, written over tsc's compiled
-// src/ui/browser-bundle.ts so the CLI bundle below (and the unit tests) carry them.
-const ui = await build({
-  absWorkingDir: root,
-  entryPoints: {
-    app: join(dist, "ui", "browser", "main.js"),
-    app_style: join(root, "src", "ui", "browser", "app.css"),
-  },
-  outdir: join(root, "dist", "ui"),
-  bundle: true,
-  write: false,
-  format: "iife",
-  platform: "browser",
-  target: "es2020",
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning",
-});
-if (ui.errors.length > 0) process.exit(1);
-const uiText = (ext) => ui.outputFiles.find((f) => f.path.endsWith(ext)).text;
-writeFileSync(
-  join(dist, "ui", "browser-bundle.js"),
-  `// Written by tools/bundle.mjs: the report UI's page, bundled from src/ui/browser/.\nexport const BROWSER_BUNDLE = ${JSON.stringify({ script: uiText(".js"), style: uiText(".css") })};\n`,
-);
+/**
+ * A browser page's script (tsc's output of `folder`/browser/main.js) and style sheet, each bundled
+ * and minified into one text, written over tsc's compiled `module` (an `export const NAME =
+ * undefined` placeholder) so the CLI bundle below (and the unit tests) carry them. esbuild fails
+ * here if the page reaches a Node module.
+ */
+async function browserPage({ folder, css, module, name, what }) {
+  const page = await build({
+    absWorkingDir: root,
+    entryPoints: {
+      page: join(dist, folder, "browser", "main.js"),
+      page_style: join(root, "src", folder, "browser", css),
+    },
+    outdir: join(root, "dist", folder),
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2020",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  if (page.errors.length > 0) process.exit(1);
+  const text = (ext) => page.outputFiles.find((f) => f.path.endsWith(ext)).text;
+  writeFileSync(
+    join(dist, folder, module),
+    `// Written by tools/bundle.mjs: ${what}, bundled from src/${folder}/browser/.\nexport const ${name} = ${JSON.stringify({ script: text(".js"), style: text(".css") })};\n`,
+  );
+}
 
-// The playground (src/playground, docs/playground.md): the engine itself, bundled for the browser
-// with its page's script and style sheet, written over tsc's compiled src/playground/playground-bundle.ts.
-const playground = await build({
-  absWorkingDir: root,
-  entryPoints: {
-    playground: join(dist, "playground", "browser", "main.js"),
-    playground_style: join(root, "src", "playground", "browser", "playground.css"),
-  },
-  outdir: join(root, "dist", "playground"),
-  bundle: true,
-  write: false,
-  format: "iife",
-  platform: "browser",
-  target: "es2020",
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning",
+// The report UI's page (docs/adr/0022-report-ui.md).
+await browserPage({
+  folder: "ui",
+  css: "app.css",
+  module: "browser-bundle.js",
+  name: "BROWSER_BUNDLE",
+  what: "the report UI's page",
 });
-if (playground.errors.length > 0) process.exit(1);
-const playgroundText = (ext) => playground.outputFiles.find((f) => f.path.endsWith(ext)).text;
-writeFileSync(
-  join(dist, "playground", "playground-bundle.js"),
-  `// Written by tools/bundle.mjs: the playground's page and the engine, bundled from src/playground/browser/.\nexport const PLAYGROUND_BUNDLE = ${JSON.stringify({ script: playgroundText(".js"), style: playgroundText(".css") })};\n`,
-);
+// The playground (docs/playground.md, ADR 0025): its page and the engine itself.
+await browserPage({
+  folder: "playground",
+  css: "playground.css",
+  module: "playground-bundle.js",
+  name: "PLAYGROUND_BUNDLE",
+  what: "the playground's page and the engine",
+});
 
 const result = await build({
   absWorkingDir: root,
