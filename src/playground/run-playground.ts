@@ -13,14 +13,13 @@ import {
   type JsonPatchOp,
   reportResult,
   type Resource,
-  resourceKind,
-  resourceName,
-  resourceNamespace,
 } from "../engine/index.js";
 import { compileDocuments } from "../library/compile-documents.js";
 import { existingResources } from "../library/existing-resources.js";
 import { applyToPayload, explainProcessed, processResource } from "../library/process-resource.js";
 import { inDefaultNamespace } from "../platform/default-namespace.js";
+import { expandList } from "../platform/expand-list.js";
+import { resourceLabel } from "../platform/resource-label.js";
 import { buildRequest } from "../platform/offline-values/build-request.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../platform/offline-values/values-file.js";
 import { parseDocuments } from "../platform/yaml/index.js";
@@ -129,16 +128,7 @@ function resourcesOf(text: string, errors: string[]): JsonObject[] {
       errors.push(
         `resources: document ${d.index + 1}: not a Kubernetes object (it needs apiVersion, kind and metadata)`,
       );
-    else {
-      const items =
-        d.value["kind"] === "List" && Array.isArray(d.value["items"]) ? d.value["items"].filter(isObject) : [d.value];
-      for (const r of items) out.push(inDefaultNamespace(r));
-    }
+    else for (const r of expandList(d.value)) out.push(inDefaultNamespace(r));
   }
   return out;
-}
-
-function resourceLabel(r: Resource): string {
-  const ns = resourceNamespace(r);
-  return `${resourceKind(r)}/${ns ? `${ns}/` : ""}${resourceName(r)}`;
 }

@@ -1,11 +1,12 @@
 /** Read what `bylaw apply` checks: resources (with the file and line each came from), targets, values, user info. */
-import { isObject, type JsonObject, type RequestUserInfo, type Resource } from "../../../engine/index.js";
+import { isObject, type RequestUserInfo, type Resource } from "../../../engine/index.js";
 import { loadPaths } from "../../../platform/files/index.js";
 import type { ResourceOrigin } from "../../output/types.js";
 import { parseUserInfo } from "../../test-suite/userinfo-file.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../../../platform/offline-values/values-file.js";
 import { parseSetValues } from "../../offline/set-values.js";
 import { inDefaultNamespace } from "../../../platform/default-namespace.js";
+import { expandList } from "../../../platform/expand-list.js";
 import { crdScopes, type CrdKinds } from "../../offline/crd-kinds.js";
 
 interface LoadedResources {
@@ -45,12 +46,6 @@ export async function loadResources(paths: readonly string[], options: LoadResou
     }
   }
   return out;
-}
-
-/** A `kind: List` (as `kubectl get -o yaml` prints) holds its objects in `items`. */
-function expandList(doc: JsonObject): Resource[] {
-  if (doc["kind"] === "List" && Array.isArray(doc["items"])) return doc["items"].filter(isObject);
-  return [doc];
 }
 
 type Loaded<T> = { ok: true; value: T; warnings: string[] } | { ok: false; error: string };

@@ -11,6 +11,7 @@ import {
 import { policyInfo } from "../../output/policy-info.js";
 import type { PolicyInfo, ResourceOrigin, ResultRow } from "../../output/types.js";
 import type { ValuesSpec } from "../../../platform/offline-values/values-file.js";
+import { resourceLabel } from "../../../platform/resource-label.js";
 
 /** The responses for one input resource. */
 export interface ResourceResponses {
@@ -43,7 +44,7 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
           resource:
             rule.patchedTarget === undefined && isPayload(response.resource)
               ? payloadName(response.resource, batch.origin)
-              : describeResource(rule.patchedTarget ?? response.resource),
+              : resourceLabel(rule.patchedTarget ?? response.resource),
           result,
           action,
           message: rule.message,
@@ -71,9 +72,4 @@ function payloadName(r: Resource, origin: ResourceOrigin | undefined): string {
   return origin === undefined
     ? "JSON payload"
     : `JSON ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
-}
-
-function describeResource(r: Resource): string {
-  const ns = resourceNamespace(r);
-  return `${resourceKind(r)}/${ns ? `${ns}/` : ""}${resourceName(r)}`;
 }
