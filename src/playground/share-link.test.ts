@@ -49,3 +49,12 @@ test("a fragment holding JSON of the wrong shape is an error, not inputs", async
     error: "the link's inputs are not three texts (policies, resources, values)",
   });
 });
+
+test("a link that would unpack to more than 16 MiB is refused before it is unpacked whole", async () => {
+  const { deflateSync, strToU8 } = await import("fflate");
+  const bomb = `v1.${Buffer.from(deflateSync(strToU8(JSON.stringify(["x".repeat(40 * 1024 * 1024), "", ""])), { level: 9 })).toString("base64url")}`;
+  assert.ok(bomb.length < 200_000, `the bomb is small: ${bomb.length}`);
+  const got = decodeInputs(bomb);
+  assert.equal(got.ok, false);
+  if (!got.ok) assert.match(got.error, /unpacks to more than 16 MiB/);
+});

@@ -2,7 +2,7 @@
  * The playground's inputs in a URL fragment: JSON, deflated (fflate) and base64url-encoded behind a
  * version tag. A fragment never reaches a server: the browser keeps it.
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
+import { deflateSync, Inflate, strFromU8, strToU8 } from "fflate";
 
 export interface PlaygroundInputs {
   /** Policies and PolicyExceptions: YAML or JSON, one or more documents. */
@@ -14,6 +14,8 @@ export interface PlaygroundInputs {
 }
 
 const TAG = "v1.";
+/** The most a link may inflate to: a link that would inflate further (a deflate bomb) is refused, not unpacked. */
+const MAX_INFLATED = 16 * 1024 * 1024;
 
 export function encodeInputs(inputs: PlaygroundInputs): string {
   const bytes = deflateSync(strToU8(JSON.stringify([inputs.policies, inputs.resources, inputs.values])), { level: 9 });
@@ -28,7 +30,7 @@ export function decodeInputs(
   if (!text.startsWith(TAG))
     return { ok: false, error: "the link holds no playground inputs (it should start with #v1.)" };
   try {
-    const parsed: unknown = JSON.parse(strFromU8(inflateSync(fromBase64url(text.slice(TAG.length)))));
+    const parsed: unknown = JSON.parse(strFromU8(inflateCapped(fromBase64url(text.slice(TAG.length)))));
     if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((p) => typeof p === "string"))
       return { ok: false, error: "the link's inputs are not three texts (policies, resources, values)" };
     const [policies, resources, values] = parsed as [string, string, string];
@@ -36,6 +38,25 @@ export function decodeInputs(
   } catch (e) {
     return { ok: false, error: `the link's inputs cannot be read (cut short when copied?): ${(e as Error).message}` };
   }
+}
+
+/** The inflated bytes, stopping with an error past MAX_INFLATED. */
+function inflateCapped(bytes: Uint8Array): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const inflater = new Inflate((chunk) => {
+    size += chunk.length;
+    if (size > MAX_INFLATED) throw new Error(`it unpacks to more than ${MAX_INFLATED / 1024 / 1024} MiB`);
+    chunks.push(chunk);
+  });
+  inflater.push(bytes, true);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 function base64url(bytes: Uint8Array): string {

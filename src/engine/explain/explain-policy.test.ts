@@ -343,6 +343,48 @@ describe("engine.explain: exceptions", () => {
       { name: "default/for-db", applied: false },
     ]);
   });
+
+  test("a CEL policy: each policies.kyverno.io PolicyException naming it, and whether it exempted the resource", () => {
+    const engine = createEngine(fakePorts());
+    const exception = (name: string, podName: string) => {
+      const r = engine.compileException({
+        apiVersion: "policies.kyverno.io/v1",
+        kind: "PolicyException",
+        metadata: { name, namespace: "default" },
+        spec: {
+          policyRefs: [{ name: "cel-team", kind: "ValidatingPolicy" }],
+          matchConditions: [{ name: "this-pod", expression: `object.metadata.name == '${podName}'` }],
+        },
+      });
+      if (!r.ok) throw new Error("exception did not compile");
+      return r.exception;
+    };
+    const policy: JsonObject = {
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "ValidatingPolicy",
+      metadata: { name: "cel-team" },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+        },
+        validations: [{ expression: "has(object.metadata.labels)", message: "labels" }],
+      },
+    };
+    const { rule } = explain(policy, pod({ name: "web" }), {
+      exceptions: [exception("for-web", "web"), exception("for-db", "db")],
+    });
+    const body = rule("");
+    assert.deepEqual(body.exceptions, [
+      { name: "default/for-web", applied: true },
+      { name: "default/for-db", applied: false },
+    ]);
+    assert.equal(body.results[0]?.status, "skip");
+    assert.match(body.results[0]?.message ?? "", /policy exception: default\/for-web/);
+    assert.equal(body.cel, undefined, "no expression ran: none is shown");
+    const other = explain(policy, pod({ name: "api" }), { exceptions: [exception("for-web", "web")] }).rule("");
+    assert.deepEqual(other.exceptions, [{ name: "default/for-web", applied: false }]);
+    assert.equal(other.cel?.[0]?.at, "validations[0]");
+  });
 });
 
 describe("engine.explain: mutate", () => {

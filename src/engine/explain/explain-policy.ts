@@ -18,7 +18,8 @@ import { isCelException } from "../exceptions/cel/index.js";
 import { celRuleInput, forPolicyKinds, traceCelRule } from "../cel/validate-rule/index.js";
 import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CelStep } from "../cel/trace-step.js";
-import { isValidatingPolicy, traceValidatingBody } from "../cel/validating-policy/index.js";
+import { EXCEPTION_RULE, isValidatingPolicy, traceValidatingBody } from "../cel/validating-policy/index.js";
+import { celExceptionsConsidered } from "./cel-exceptions.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { verdictDecision } from "../match/index.js";
 import { policyMatchOf } from "../kinds/policy-match.js";
@@ -45,7 +46,8 @@ export function explainPolicy(
   const rules: RuleExplanation[] = policy.rules.map((rule) => {
     const match = rule.matcher.explain(req);
     // A CEL policy's bodies (its own and its autogen copies) are all named "": a body that matched takes the next.
-    const own = left.filter((r) => r.rule === rule.name);
+    // A ValidatingPolicy's exemption by a PolicyException is its body's result, under Kyverno's rule name "exception".
+    const own = left.filter((r) => r.rule === rule.name || (rule.name === "" && r.rule === EXCEPTION_RULE));
     const mine = rule.name === "" ? (match.matched ? own.slice(0, 1) : []) : own;
     for (const r of mine) left.splice(left.indexOf(r), 1);
     if (!match.matched) return { rule: rule.name, match, results: mine };
@@ -62,6 +64,17 @@ export function explainPolicy(
   // Results no rule or body took are kept, never dropped from the explanation.
   for (const name of new Set(left.map((r) => r.rule)))
     rules.push({ rule: name, match: UNNAMED_MATCH, results: left.filter((r) => r.rule === name) });
+  if (head.language === "cel") {
+    const exceptions = celExceptionsConsidered(policy, prepared.request, results, env.ports.clock.nowMillis());
+    // An exempted body ran none of its expressions: its trace (made without the exceptions) is dropped.
+    const exempt = exceptions.some((e) => e.applied);
+    for (const [i, r] of rules.entries()) {
+      if (r.rule !== "" || !r.match.matched) continue;
+      const body: { -readonly [K in keyof RuleExplanation]: RuleExplanation[K] } = { ...r, exceptions };
+      if (exempt) delete body.cel;
+      if (exceptions.length > 0) rules[i] = body;
+    }
+  }
   return {
     policy: policy.namespace === "" ? policy.name : `${policy.namespace}/${policy.name}`,
     kind: policy.kind,

@@ -16,7 +16,7 @@ import type { CelServices } from "../kyverno/index.js";
 import type { CelActivation, CostBudget } from "../types.js";
 
 /** The rule name of an exception's result, as Kyverno's vpol engine reports it. */
-const EXCEPTION_RULE = "exception";
+export const EXCEPTION_RULE = "exception";
 
 type ExceptionVerdict =
   | { readonly kind: "exempt"; readonly result: RuleResult }
