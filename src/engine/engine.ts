@@ -24,7 +24,7 @@ import type { EnginePorts, Interruption } from "./ports.js";
 import type { PolicyProblem } from "./api/problem.js";
 import { compileException } from "./exceptions/index.js";
 import { compileCelException, type AnyCompiledException } from "./exceptions/cel/index.js";
-import { explainPolicy } from "./explain/explain-policy.js";
+import { explainPolicy, type ExplainOptions } from "./explain/explain-policy.js";
 import type { PolicyExplanation } from "./explain/types.js";
 import type { RuleResult } from "./api/rule-result.js";
 
@@ -80,9 +80,15 @@ export interface Engine {
   /**
    * How a policy's results on one request came about, rule by rule (`--explain`): the clause that
    * matched or excluded, exceptions, context values, preconditions, and what failed. `results` are
-   * the rule results its evaluation gave for this request. Built only when asked.
+   * the rule results its evaluation gave for this request; `options.mutateInput`, the resource its
+   * mutate phase was given when that is not the request's. Built only when asked.
    */
-  explain(policy: CompiledPolicy, request: RequestInput, results: readonly RuleResult[]): PolicyExplanation;
+  explain(
+    policy: CompiledPolicy,
+    request: RequestInput,
+    results: readonly RuleResult[],
+    options?: ExplainOptions,
+  ): PolicyExplanation;
 }
 
 export function createEngine(ports: EnginePorts): Engine {
@@ -128,7 +134,7 @@ export function createEngine(ports: EnginePorts): Engine {
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) =>
       evaluationOf(policy).generate(policy, prepareRequest(request), env, existing),
-    explain: (policy, request, results) => explainPolicy(policy, request, results, env),
+    explain: (policy, request, results, options) => explainPolicy(policy, request, results, { ...options, env }),
   };
 }
 

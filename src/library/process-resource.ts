@@ -66,14 +66,24 @@ export function explainProcessed(
   request: (resource: Resource, policy: CompiledPolicy) => EngineRequest,
 ): PolicyExplanation[] {
   const byPolicy = new Map<CompiledPolicy, RuleResult[]>();
+  // What each policy's mutate phase was given (the resource the mutate policies before it patched).
+  const mutateInputs = new Map<CompiledPolicy, Resource>();
   for (const response of processed.responses) {
     const results = byPolicy.get(response.policy) ?? [];
     results.push(...response.rules);
     byPolicy.set(response.policy, results);
+    if (response.patchedResource !== undefined && !mutateInputs.has(response.policy))
+      mutateInputs.set(response.policy, response.resource);
   }
   const out: PolicyExplanation[] = [];
   for (const [policy, results] of byPolicy) {
-    const explained = engine.explain(policy, request(processed.patched, policy), results);
+    const mutateInput = mutateInputs.get(policy);
+    const explained = engine.explain(
+      policy,
+      request(processed.patched, policy),
+      results,
+      mutateInput !== undefined ? { mutateInput } : {},
+    );
     if (results.length > 0 || explained.rules.some((r) => r.match.elsewhere !== true)) out.push(explained);
   }
   return out;

@@ -2,6 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
+import { ok } from "../api/result.js";
 import { createEngine } from "../engine.js";
 import type { EngineRequest } from "../pipeline/types.js";
 import { fakePorts, type FakeContext } from "../../../test/support/fake-ports.js";
@@ -18,14 +19,18 @@ interface Explained {
 function explain(
   doc: JsonObject,
   resource: JsonObject,
-  extra: Partial<EngineRequest> & { readonly context?: FakeContext; readonly phase?: "mutate" } = {},
+  extra: Partial<EngineRequest> & { readonly context?: FakeContext; readonly phase?: "mutate" | "generate" } = {},
 ): Explained {
   const engine = createEngine(fakePorts(extra.context));
   const compiled = engine.compile(doc);
   if (!compiled.ok) throw new Error(compiled.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
   const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {}, ...extra };
   const response =
-    extra.phase === "mutate" ? engine.mutate(compiled.policy, request) : engine.validate(compiled.policy, request);
+    extra.phase === "mutate"
+      ? engine.mutate(compiled.policy, request)
+      : extra.phase === "generate"
+        ? engine.generate(compiled.policy, request, { get: () => ok(undefined), list: () => ok([]) })
+        : engine.validate(compiled.policy, request);
   const explanation = engine.explain(compiled.policy, request, response.rules);
   return {
     explanation,
@@ -458,6 +463,7 @@ describe("engine.explain: CEL", () => {
     const failing = explain(policy, pod({ labels: { app: "x" } })).rule("team");
     assert.equal(failing.results[0]?.status, "fail");
     assert.deepEqual(failing.cel, [
+      { at: "variables[labels]", expression: "object.metadata.?labels.orValue({})", value: '{"app":"x"}' },
       { at: "celPreconditions[0]", expression: "object.metadata.namespace != 'kube-system'", value: "true" },
       { at: "validate.cel.expressions[0]", expression: "object.metadata.name != ''", value: "true" },
       { at: "validate.cel.expressions[1]", expression: "'team' in variables.labels", value: "false" },
@@ -465,6 +471,7 @@ describe("engine.explain: CEL", () => {
     const skipped = explain(policy, pod({ namespace: "kube-system" })).rule("team");
     assert.equal(skipped.results[0]?.status, "skip");
     assert.deepEqual(skipped.cel, [
+      { at: "variables[labels]", expression: "object.metadata.?labels.orValue({})", value: "{}" },
       { at: "celPreconditions[0]", expression: "object.metadata.namespace != 'kube-system'", value: "false" },
     ]);
     const erring = explain(
@@ -495,5 +502,178 @@ describe("engine.explain: CEL", () => {
       assert.deepEqual(r.match, { matched: false, reason: "spec.matchConstraints did not select it", elsewhere: true });
       assert.deepEqual(r.results, []);
     }
+  });
+});
+
+/** Where each traced expression is written, and what it gave. */
+function ranWith(body: RuleExplanation): [string, string | undefined][] {
+  return (body.cel ?? []).map((s) => [s.at, s.value]);
+}
+
+describe("engine.explain: every CEL kind is traced by its own evaluation", () => {
+  const pods = {
+    resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["pods"] }],
+  };
+  const cel = (kind: string, spec: JsonObject): JsonObject => ({
+    apiVersion: "policies.kyverno.io/v1",
+    kind,
+    metadata: { name: "p" },
+    spec: { matchConstraints: pods, ...spec },
+  });
+
+  test("a MutatingPolicy: its matchConditions, variables and mutations with what each built, and its patch", () => {
+    const policy = cel("MutatingPolicy", {
+      matchConditions: [
+        { name: "unlabelled", expression: "!has(object.metadata.labels) ||\n  !('team' in object.metadata.labels)" },
+      ],
+      variables: [{ name: "team", expression: "'platform'" }],
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'team': variables.team}}}" },
+        },
+        {
+          patchType: "JSONPatch",
+          jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/metadata/annotations', value: {'by': 'p'}}]" },
+        },
+      ],
+    });
+    const { rule, explanation } = explain(policy, pod({ labels: { app: "x" } }), { phase: "mutate" });
+    const body = rule("");
+    assert.equal(body.results[0]?.status, "pass");
+    assert.deepEqual(
+      body.cel?.map((s) => [s.at, s.value ?? s.error]),
+      [
+        ["matchConditions[unlabelled]", "true"],
+        ["variables[team]", '"platform"'],
+        ["mutations[0]", '{"metadata":{"labels":{"team":"platform"}}}'],
+        ["mutations[1]", '[{"op":"add","path":"/metadata/annotations","value":{"by":"p"}}]'],
+      ],
+    );
+    assert.deepEqual(body.patch, [
+      { op: "add", path: "/metadata/annotations", value: { by: "p" } },
+      { op: "add", path: "/metadata/labels/team", value: "platform" },
+    ]);
+    const text = explanationText([explanation]);
+    assert.match(text, /mutations\[0\] Object\{metadata/);
+    assert.match(text, /matchConditions\[unlabelled\] !has\(object\.metadata\.labels\) \|\| !\('team'/, "one line");
+    assert.match(
+      text,
+      /\n {2}2 policy bodies \(its own and autogen copies\): not matched: spec\.matchConstraints did not/,
+    );
+    assert.match(text, /patch add \/metadata\/labels\/team "platform"/);
+    const skipped = explain(policy, pod({ labels: { team: "a" } }), { phase: "mutate" }).rule("");
+    assert.equal(skipped.results[0]?.status, "skip");
+    assert.deepEqual(
+      skipped.cel?.map((s) => s.at),
+      ["matchConditions[unlabelled]"],
+      "no mutation ran",
+    );
+    assert.equal(skipped.patch, undefined);
+  });
+
+  test("a MutatingPolicy's failing mutation names the expression and its error", () => {
+    const policy = cel("MutatingPolicy", {
+      mutations: [
+        { patchType: "ApplyConfiguration", applyConfiguration: { expression: "Object{metadata: object.spec.nope}" } },
+      ],
+    });
+    const body = explain(policy, pod(), { phase: "mutate" }).rule("");
+    assert.equal(body.results[0]?.status, "error");
+    assert.equal(body.cel?.[0]?.at, "mutations[0]");
+    assert.match(body.cel?.[0]?.error ?? "", /nope/);
+  });
+
+  test("a GeneratingPolicy: its matchConditions and generate expressions", () => {
+    const policy = cel("GeneratingPolicy", {
+      matchConditions: [{ name: "labelled", expression: "has(object.metadata.labels)" }],
+      generate: [
+        {
+          expression:
+            'generator.Apply(object.metadata.namespace, [{"apiVersion": dyn("v1"), "kind": dyn("ConfigMap"), "metadata": dyn({"name": "c"})}])',
+        },
+      ],
+    });
+    const body = explain(policy, pod({ labels: { a: "b" } }), { phase: "generate" }).rule("");
+    assert.equal(body.results[0]?.type, "Generation");
+    assert.deepEqual(
+      body.cel?.map((s) => s.at),
+      ["matchConditions[labelled]", "generate[0]"],
+    );
+    assert.equal(body.cel?.[1]?.error, undefined);
+  });
+
+  test("a DeletingPolicy: each condition until one is false", () => {
+    const policy = cel("DeletingPolicy", {
+      schedule: "*/5 * * * *",
+      conditions: [
+        { name: "temporary", expression: "'temporary' in object.metadata.labels" },
+        { name: "old", expression: "object.metadata.name.startsWith('old-')" },
+      ],
+    });
+    const body = explain(policy, pod({ labels: { temporary: "yes" } })).rule("");
+    assert.equal(body.results[0]?.status, "fail");
+    assert.deepEqual(ranWith(body), [
+      ["conditions[temporary]", "true"],
+      ["conditions[old]", "false"],
+    ]);
+  });
+
+  test("an ImageValidatingPolicy: its matchConditions, image references and validations", () => {
+    const policy = cel("ImageValidatingPolicy", {
+      validationConfigurations: { verifyDigest: false, mutateDigest: false, required: false },
+      matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }],
+      matchImageReferences: [{ glob: "ghcr.io/*" }],
+      validations: [{ expression: "images.containers.all(i, i.contains('@'))", message: "pin images" }],
+    });
+    const body = explain(policy, pod({ image: "ghcr.io/app:1" })).rule("");
+    assert.equal(body.results[0]?.status, "fail");
+    assert.deepEqual(ranWith(body), [
+      ["matchConditions[not-system]", "true"],
+      ["validations[0]", "false"],
+    ]);
+  });
+});
+
+describe("engine.explain: a mutate rule's own patch", () => {
+  test("each rule's patch is what it changed on the resource the rules before it made", () => {
+    const policy = clusterPolicy("labels", [
+      {
+        name: "team",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: { patchStrategicMerge: { metadata: { labels: { team: "platform" } } } },
+      },
+      {
+        name: "tier",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: {
+          patchStrategicMerge: { metadata: { labels: { tier: "{{ request.object.metadata.labels.team }}" } } },
+        },
+      },
+      {
+        name: "again",
+        match: { any: [{ resources: { kinds: ["Pod"] } }] },
+        mutate: { patchStrategicMerge: { metadata: { labels: { team: "platform" } } } },
+      },
+    ]);
+    const { rule, explanation } = explain(policy, pod({ labels: { app: "x" } }), { phase: "mutate" });
+    assert.deepEqual(rule("team").patch, [{ op: "add", path: "/metadata/labels/team", value: "platform" }]);
+    assert.deepEqual(rule("tier").patch, [{ op: "add", path: "/metadata/labels/tier", value: "platform" }]);
+    assert.equal(rule("again").patch, undefined, "a rule that changed nothing shows no patch");
+    assert.match(explanationText([explanation]), /rule tier: pass[\s\S]*patch add \/metadata\/labels\/tier "platform"/);
+  });
+
+  test("applyRules One: the rules after the first that patched made no patch", () => {
+    const rule = (name: string, label: string): JsonObject => ({
+      name,
+      match: { any: [{ resources: { kinds: ["Pod"] } }] },
+      mutate: { patchStrategicMerge: { metadata: { labels: { [label]: "x" } } } },
+    });
+    const doc = clusterPolicy("one", [rule("first", "a"), rule("second", "b")]);
+    const policy = { ...doc, spec: { ...(doc["spec"] as JsonObject), applyRules: "One" } };
+    const { rule: explained } = explain(policy, pod({ labels: { app: "x" } }), { phase: "mutate" });
+    assert.deepEqual(explained("first").patch, [{ op: "add", path: "/metadata/labels/a", value: "x" }]);
+    assert.equal(explained("second").patch, undefined, "the evaluation never reached it");
+    assert.deepEqual(explained("second").results, []);
   });
 });

@@ -8,6 +8,7 @@
 import type { JsonValue } from "../api/json.js";
 import { isObject } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
+import type { JsonPatchOp } from "../mutate/json-patch/index.js";
 import { resourceKind, resourceName, resourceNamespace, type Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { traceConditions } from "../conditions/index.js";
@@ -15,10 +16,8 @@ import { loadContextEntries } from "../context/load-entries.js";
 import { splitVariableKey } from "../context/variable-key.js";
 import { exceptionCovers, exceptionPolicyKey, type CompiledException } from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
-import { celRuleInput, forPolicyKinds, traceCelRule } from "../cel/validate-rule/index.js";
 import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
-import type { CelStep } from "../cel/trace-step.js";
-import { EXCEPTION_RULE, isValidatingPolicy, traceValidatingBody } from "../cel/validating-policy/index.js";
+import { EXCEPTION_RULE, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { celExceptionsConsidered } from "./cel-exceptions.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import { verdictDecision } from "../match/index.js";
@@ -32,18 +31,39 @@ import type { PolicyExplanation, RuleExplanation } from "./types.js";
 import { explained } from "./explained-conditions.js";
 import { explainForEach } from "./foreach-trace.js";
 import { explainAnyPattern, failedAt } from "./pattern-failure.js";
+import { phasesOf, traceBodies } from "./body-traces.js";
+import { patchBetween, rulePatches } from "./rule-patches.js";
+import type { StepRecorder } from "./traced-body.js";
+
+/** What the explanation is given besides the request its validate rules saw. */
+export interface ExplainOptions {
+  /**
+   * The resource the policy's mutate phase was given, when it is not the request's: a run that
+   * mutates, then validates, explains on the resource after every mutate policy, while a mutate
+   * rule's patch is what it did to the resource it saw.
+   */
+  readonly mutateInput?: Resource;
+}
 
 /** `results`: every rule result the evaluation gave this policy on this request (validate, mutate, generate). */
 export function explainPolicy(
   policy: CompiledPolicy,
   request: EngineRequest | PreparedRequest,
   results: readonly RuleResult[],
-  env: EngineEnv,
+  run: ExplainOptions & { readonly env: EngineEnv },
 ): PolicyExplanation {
+  const { env, mutateInput } = run;
   const prepared = prepareRequest(request);
+  const mutateRequest =
+    mutateInput === undefined ? prepared : prepareRequest({ ...prepared.request, resource: mutateInput });
   const req = prepared.matchContext(policy).req;
+  const head = policyMatchOf(policy);
+  const phases = phasesOf(results, head.language === "kyverno");
+  const runs = phases.map((phase) => ({ phase, request: phase === "mutate" ? mutateRequest : prepared }));
+  const traces = traceBodies(policy, runs, env);
+  const patches = phases.includes("mutate") ? rulePatches(policy, mutateRequest, env) : NO_PATCHES;
   const left = [...results];
-  const rules: RuleExplanation[] = policy.rules.map((rule) => {
+  const rules: RuleExplanation[] = policy.rules.map((rule, i) => {
     const match = rule.matcher.explain(req);
     // A CEL policy's bodies (its own and its autogen copies) are all named "": a body that matched takes the next.
     // A ValidatingPolicy's exemption by a PolicyException is its body's result, under Kyverno's rule name "exception".
@@ -51,29 +71,36 @@ export function explainPolicy(
     const mine = rule.name === "" ? (match.matched ? own.slice(0, 1) : []) : own;
     for (const r of mine) left.splice(left.indexOf(r), 1);
     if (!match.matched) return { rule: rule.name, match, results: mine };
-    return explainMatched({ policy, rule, prepared, env }, match, mine);
+    const explained = explainMatched({ policy, rule, prepared, env }, match, mine);
+    const patch = patches.get(rule.name);
+    return withTrace({ ...explained, ...(patch !== undefined ? { patch } : {}) }, traces?.bodies[i]);
   });
   // The kinds whose body is not held in rules (MutatingPolicy, GeneratingPolicy, DeletingPolicy,
   // ImageValidatingPolicy): each matchConstraints of the head, the first that selected with the results.
-  const head = policyMatchOf(policy);
   if (policy.rules.length === 0 && head.language === "cel")
-    for (const constraints of head.constraints) {
+    for (const [i, constraints] of head.constraints.entries()) {
       const match = verdictDecision(constraints.decide(req), "spec.matchConstraints");
-      rules.push({ rule: "", match, results: match.matched ? left.splice(0) : [] });
+      const mine = match.matched ? left.splice(0) : [];
+      rules.push(
+        match.matched
+          ? withTrace({ rule: "", match, results: mine }, traces?.bodies[i])
+          : { rule: "", match, results: mine },
+      );
     }
+  // A MutatingPolicy's patch is its body's that passed (the policy patches as one).
+  const mutated = traces?.responses.mutate?.patchedResource;
+  if (policy.language === "mutating" && mutated !== undefined) {
+    const patch = patchBetween(mutateRequest.request.resource, mutated);
+    const body = rules.findIndex((r) => r.results.some((x) => x.type === "Mutation" && x.status === "pass"));
+    if (body >= 0 && patch.length > 0) rules[body] = { ...(rules[body] as RuleExplanation), patch };
+  }
   // Results no rule or body took are kept, never dropped from the explanation.
   for (const name of new Set(left.map((r) => r.rule)))
     rules.push({ rule: name, match: UNNAMED_MATCH, results: left.filter((r) => r.rule === name) });
   if (head.language === "cel") {
     const exceptions = celExceptionsConsidered(policy, prepared.request, results, env.ports.clock.nowMillis());
-    // An exempted body ran none of its expressions: its trace (made without the exceptions) is dropped.
-    const exempt = exceptions.some((e) => e.applied);
-    for (const [i, r] of rules.entries()) {
-      if (r.rule !== "" || !r.match.matched) continue;
-      const body: { -readonly [K in keyof RuleExplanation]: RuleExplanation[K] } = { ...r, exceptions };
-      if (exempt) delete body.cel;
-      if (exceptions.length > 0) rules[i] = body;
-    }
+    if (exceptions.length > 0)
+      for (const [i, r] of rules.entries()) if (r.rule === "" && r.match.matched) rules[i] = { ...r, exceptions };
   }
   return {
     policy: policy.namespace === "" ? policy.name : `${policy.namespace}/${policy.name}`,
@@ -83,6 +110,19 @@ export function explainPolicy(
     rules,
   };
 }
+
+/** The CEL its body's evaluation ran, on a rule or body the evaluation reached. */
+function withTrace(rule: RuleExplanation, recorder: StepRecorder | undefined): RuleExplanation {
+  if (recorder === undefined || recorder.steps.length === 0) return rule;
+  const cel = recorder.steps.map((s) => ({
+    at: s.at,
+    expression: s.expression,
+    ...(s.error !== undefined ? { error: s.error } : { value: preview(s.value) }),
+  }));
+  return { ...rule, cel, ...(recorder.omitted > 0 ? { celOmitted: recorder.omitted } : {}) };
+}
+
+const NO_PATCHES: ReadonlyMap<string, readonly JsonPatchOp[]> = new Map();
 
 /** The match shown for results whose rule name no compiled rule carries. */
 const UNNAMED_MATCH = {
@@ -112,12 +152,8 @@ function explainMatched(
     base: prepared.base(policy.usesImages),
   };
   const base = { rule: rule.name, match, results };
-  if (rule.cel !== undefined && isValidatingPolicy(rule.cel)) {
-    const request = prepared.request;
-    const input = forPolicyKinds(celRuleInput(request, run.base), request);
-    const steps = traceValidatingBody(rule.cel, input, { ports: env.ports, policyNamespace: policy.namespace });
-    return { ...base, cel: celSteps(steps) };
-  }
+  // A CEL policy's body is explained by the trace of its evaluation (body-traces.ts) alone.
+  if (rule.cel !== undefined && (isValidatingPolicy(rule.cel) || isAdmissionPolicy(rule.cel))) return base;
   return { ...base, ...explainSteps(run, results[0]) };
 }
 
@@ -140,12 +176,6 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
   const pre = rule.rule.preconditions;
   if (pre !== undefined && pre !== null)
     out.preconditions = explained(traceConditions(policy.cache.conditions(pre, "preconditions"), substitute(scope)));
-  const cel = rule.cel;
-  const reached = result !== undefined && out.preconditions?.met !== false && !exceptions.some((e) => e.applied);
-  if (cel !== undefined && !isValidatingPolicy(cel) && !isAdmissionPolicy(cel) && reached) {
-    const steps = traceCelRule(cel, celRuleInput(run.request.request, scope.data));
-    if (steps !== undefined) out.cel = celSteps(steps);
-  }
   const validate = rule.rule.validate;
   const handled = result !== undefined && result.status !== "skip";
   if (validate?.deny !== undefined && handled)
@@ -164,14 +194,6 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
   if (Array.isArray(validate?.anyPattern) && handled)
     out.anyPattern = explainAnyPattern(validate.anyPattern, subject, scope, policy.patterns);
   return out;
-}
-
-function celSteps(steps: readonly CelStep[]): NonNullable<RuleExplanation["cel"]> {
-  return steps.map((s) => ({
-    at: s.at,
-    expression: s.expression,
-    ...(s.error !== undefined ? { error: s.error } : { value: preview(s.value) }),
-  }));
 }
 
 function explainExceptions(run: RuleRun): { name: string; applied: boolean }[] {

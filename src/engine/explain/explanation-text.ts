@@ -3,6 +3,8 @@
  * it, the exceptions considered, context values, preconditions and deny conditions with their
  * operands, a CEL policy's expressions, and where a pattern failed with the value found there.
  */
+import type { JsonPatchOp } from "../mutate/json-patch/index.js";
+import { preview } from "./preview.js";
 import type { ExplainedConditions, FailedAt, ForEachExplanation, PolicyExplanation, RuleExplanation } from "./types.js";
 
 export function explanationText(explanations: readonly PolicyExplanation[]): string {
@@ -18,9 +20,23 @@ function renderPolicy(p: PolicyExplanation): string {
   const byReason = new Map<string, string[]>();
   for (const rule of unmatched)
     byReason.set(rule.match.reason, [...(byReason.get(rule.match.reason) ?? []), rule.rule]);
-  for (const [reason, names] of byReason)
-    lines.push(`  ${names.length === 1 ? "rule" : "rules"} ${names.join(", ")}: not matched: ${reason}`);
+  for (const [reason, names] of byReason) lines.push(`  ${unmatchedLabel(names)}: not matched: ${reason}`);
   return lines.join("\n");
+}
+
+/** Named rules, or a CEL policy's bodies (named ""): its own and its autogen copies for pod controllers. */
+function unmatchedLabel(names: readonly string[]): string {
+  const named = names.filter((n) => n !== "");
+  const bodies = names.length - named.length;
+  const parts: string[] = [];
+  if (named.length > 0) parts.push(`${named.length === 1 ? "rule" : "rules"} ${named.join(", ")}`);
+  if (bodies > 0) parts.push(bodies === 1 ? "policy body" : `${bodies} policy bodies (its own and autogen copies)`);
+  return parts.join(", ");
+}
+
+/** An expression on one line: a policy's multi-line YAML block would break the explanation's indentation. */
+function oneLine(expression: string): string {
+  return expression.replace(/\s+/g, " ");
 }
 
 function ruleLabel(rule: RuleExplanation): string {
@@ -39,7 +55,11 @@ function renderRule(rule: RuleExplanation): string[] {
   if (rule.preconditions !== undefined) lines.push(...renderConditions("preconditions", rule.preconditions));
   if (rule.deny !== undefined) lines.push(...renderConditions("deny conditions", rule.deny, "denied", "not denied"));
   for (const step of rule.cel ?? [])
-    lines.push(`    ${step.at} ${step.expression} → ${step.error !== undefined ? `error: ${step.error}` : step.value}`);
+    lines.push(
+      `    ${step.at} ${oneLine(step.expression)} → ${step.error !== undefined ? `error: ${step.error}` : step.value}`,
+    );
+  if (rule.celOmitted !== undefined) lines.push(`    … ${rule.celOmitted} more evaluations not shown`);
+  for (const op of rule.patch ?? []) lines.push(`    patch ${patchLine(op)}`);
   for (const f of rule.foreach ?? []) lines.push(...renderForEach(f));
   if (rule.failedAt !== undefined) lines.push(`    ${failedAt(rule.failedAt)}`);
   for (const p of rule.anyPattern ?? [])
@@ -48,6 +68,12 @@ function renderRule(rule: RuleExplanation): string[] {
     );
   for (const r of rule.results) if (r.message !== "") lines.push(`    message: ${r.message}`);
   return lines;
+}
+
+function patchLine(op: JsonPatchOp): string {
+  const from = op.from !== undefined ? ` from ${op.from}` : "";
+  const value = op.value !== undefined ? ` ${preview(op.value)}` : "";
+  return `${op.op} ${op.path}${from}${value}`;
 }
 
 function renderForEach(f: ForEachExplanation): string[] {

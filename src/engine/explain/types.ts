@@ -1,6 +1,7 @@
 /** What `engine.explain` says about one policy and one resource: per rule, how its result came about. */
 import type { RuleResult } from "../api/rule-result.js";
 import type { MatchDecision } from "../match/index.js";
+import type { JsonPatchOp } from "../mutate/json-patch/index.js";
 
 /** A value as the explanation shows it: JSON text, cut at `VALUE_PREVIEW_CHARS` with the size kept. */
 export type ValuePreview = string;
@@ -84,13 +85,21 @@ export interface RuleExplanation {
   }[];
   /** validate.foreach: each entry walked, and the element that decided the rule. */
   readonly foreach?: readonly ForEachExplanation[];
-  /** A CEL policy: each matchCondition and validation its evaluation reached, with what it gave. */
+  /**
+   * The CEL the evaluation ran for this rule or body, in the order it ran, each with what it gave:
+   * matchConditions, variables (when first read), validations, mutations, generate expressions,
+   * conditions, a kyverno.io rule's celPreconditions and validate.cel expressions.
+   */
   readonly cel?: readonly {
     readonly at: string;
     readonly expression: string;
     readonly value?: ValuePreview;
     readonly error?: string;
   }[];
+  /** Evaluations left out of `cel` past its limit (a body run per parameter object or per image). */
+  readonly celOmitted?: number;
+  /** A mutate rule's (or MutatingPolicy's) own change to the resource it saw, as a JSON Patch. */
+  readonly patch?: readonly JsonPatchOp[];
 }
 
 export interface PolicyExplanation {

@@ -103,6 +103,42 @@ describe("bylaw apply --explain", () => {
     );
   });
 
+  test("each mutate policy's patch is what it changed on the resource the policies before it left", async () => {
+    const mutators = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: add-team}
+spec:
+  rules:
+    - name: team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate: {patchStrategicMerge: {metadata: {labels: {team: platform}}}}
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: add-tier}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "Object{metadata: Object.metadata{labels: {'tier': object.metadata.labels.team + '-web'}}}"
+`;
+    const dir = tempTree({ "m.yaml": mutators, "pods.yaml": pods });
+    const io = recordingIo();
+    await main(["apply", join(dir, "m.yaml"), "-r", join(dir, "pods.yaml"), "--explain", "-o", "json"], io);
+    const doc = JSON.parse(io.stdout.join("\n")) as {
+      explanations: { policy: string; resource: string; rules: { rule: string; patch?: unknown; cel?: unknown[] }[] }[];
+    };
+    const on = (policy: string) => doc.explanations.find((e) => e.policy === policy && e.resource === "Pod shop/bad");
+    assert.deepEqual(on("add-team")?.rules[0]?.patch, [
+      { op: "add", path: "/metadata/labels", value: { team: "platform" } },
+    ]);
+    const tier = on("add-tier")?.rules.find((r) => r.patch !== undefined);
+    assert.deepEqual(tier?.patch, [{ op: "add", path: "/metadata/labels/tier", value: "platform-web" }]);
+    assert.equal(tier?.cel?.length, 1);
+  });
+
   test("outputs read by tools refuse it, naming the combination (exit 2)", async () => {
     for (const flags of [["--output-format", "junit"], ["--output-format", "sarif"], ["-p"], ["-t"]]) {
       const { code, err } = await apply("--explain", ...flags);

@@ -126,8 +126,9 @@ Output (results go to stdout, diagnostics to stderr):
       --explain               after the results, how each came about, per resource and matching policy:
                               the match or exclude clause that decided, PolicyExceptions considered,
                               context entries with their values, preconditions and deny conditions with
-                              each operand, a CEL policy's expressions and what they gave, and the path
-                              and value a pattern failed at (values cut at 160 characters). With
+                              each operand, the CEL expressions each policy kind ran and what they gave,
+                              each mutate rule's own patch, and the path and value a pattern failed at
+                              (values cut at 160 characters). With
                               --output-format json it is the "explanations" list. Text and json only
       --audit-warn            report failures of Audit rules as warnings (they then do not fail the run)
       --warn-exit-code N      the exit code when rules warned and none failed or errored (default 0)

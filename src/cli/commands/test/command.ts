@@ -96,8 +96,8 @@ Flags:
       --explain            after each suite's table, how each policy's results on each resource came
                            about: the match or exclude clause that decided, PolicyExceptions
                            considered, context values, preconditions and deny conditions with each
-                           operand, a CEL policy's expressions, and the path and value a pattern
-                           failed at. With -o json|yaml it is each suite's "explanations" list; not
+                           operand, the CEL each policy kind ran with what it gave, each mutate
+                           rule's own patch, and the path and value a pattern failed at. With -o json|yaml it is each suite's "explanations" list; not
                            with markdown or junit. Suites then run in this thread
       --require-tests      exit 1 when no test files are found
       --remove-color       accepted (Bylaw's output has no colour)

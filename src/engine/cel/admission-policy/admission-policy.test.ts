@@ -334,6 +334,23 @@ describe("params, as Kyverno's CLI chooses them offline", () => {
     ]);
   });
 
+  test("explain traces the bound policy's expressions as they ran with the parameter object", () => {
+    const p = withRef({ name: "limits", namespace: "team", parameterNotFoundAction: "Deny" });
+    const request: EngineRequest = {
+      resource: pod({ name: "a", namespace: "team", containers: containers(3) }),
+      operation: "CREATE",
+      namespaceLabels: {},
+    };
+    const body = engine.explain(p, request, engine.validate(p, request).rules).rules.find((r) => r.rule === "vap");
+    assert.deepEqual(
+      body?.cel?.map((s) => [s.at, s.value]),
+      [
+        ["validations[0]", "false"],
+        ["validations[0].messageExpression", '"at most 2 containers"'],
+      ],
+    );
+  });
+
   test("a selector hands every matching object over at once, as a list object {items: [...]}", () => {
     const listAware = {
       ...maxContainers,

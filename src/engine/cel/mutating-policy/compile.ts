@@ -16,7 +16,7 @@ import { compileConstraints } from "../validating-policy/match-constraints.js";
 import type { CompiledConstraints } from "../validating-policy/match-constraints.js";
 import type { CompiledMutatingBody, CompiledMutation, CompiledTargets } from "./compiled.js";
 import { jsonPatchLibrary } from "./json-patch-library.js";
-import { structLiteralsAsMaps } from "./struct-literals.js";
+import { asWritten, structLiteralsAsMaps } from "./struct-literals.js";
 
 const ENGINES: { cluster?: CelEngine; namespaced?: CelEngine } = {};
 
@@ -86,7 +86,7 @@ export function compilePrograms(
     const source = structLiteralsAsMaps(expression);
     const r = cel.compile(source, expectType === undefined ? { variableNames } : { variableNames, expectType });
     if (!r.ok) failure = `${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
-    return r.ok ? r.value : undefined;
+    return r.ok ? asWritten(r.value, expression) : undefined;
   };
   const defined = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
   const matchConditions = defined(
@@ -159,7 +159,7 @@ function compileTargets(
     if (!r.ok) failure = `${at.name}: ${field}: compilation failed: ${r.error.message}`;
     // As Kyverno's compiler: exactly map(string, dyn), what resource.Get and resource.List return.
     else if (r.value.outputType !== "map<string, dyn>") failure = `${at.name}: ${field}: output type must be a map`;
-    else expression = r.value;
+    else expression = asWritten(r.value, written);
   }
   const matchConditions: { name: string; program: CelProgram }[] = [];
   for (const [i, c] of list(spec["targetMatchConditions"]).entries()) {

@@ -7,12 +7,19 @@
  * field names (not those of a map or call inside it) are quoted.
  */
 
+import type { CelProgram } from "../types.js";
+
 const CONSTRUCTOR = /^(?:Object(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*|JSONPatch)\s*\{/;
 const FIELD = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*):/;
 const IDENT_CHAR = /[A-Za-z0-9_.]/;
 
 type Open = "struct" | "{" | "(" | "[";
 const CLOSERS: Readonly<Record<string, Open>> = { "}": "{", ")": "(", "]": "[" };
+
+/** A program compiled from the rewritten text, carrying the text as the policy writes it (what messages and explanations show). */
+export function asWritten(program: CelProgram, written: string): CelProgram {
+  return program.expression === written ? program : { ...program, expression: written };
+}
 
 /** The expression with every object constructor written as a map literal; unchanged when it has none. */
 export function structLiteralsAsMaps(expression: string): string {

@@ -22,7 +22,7 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
  * an expression reads it, so an unused failing variable changes nothing, as with Kubernetes' lazy
  * evaluation. (Unused variables still spend cost; getters per request were 10x slower.)
  */
-export function activationFor(
+function activationFor(
   rule: CompiledCelRule,
   input: CelRuleInput,
   budget: CostBudget,

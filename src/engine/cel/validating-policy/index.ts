@@ -3,5 +3,4 @@ export { compileBodies } from "./compile-body.js";
 export { evaluateValidatingPolicy } from "./evaluate.js";
 export { isValidatingPolicy, VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compiled.js";
 export type { ResourceRule } from "./match-constraints.js";
-export { traceValidatingBody } from "./trace.js";
 export { EXCEPTION_RULE } from "./exceptions.js";
