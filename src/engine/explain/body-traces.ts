@@ -18,11 +18,12 @@ import { StepRecorder, tracedBody } from "./traced-body.js";
 /** The phase whose evaluation is traced: the one that gave the policy's results. */
 type TracedPhase = "validate" | "mutate" | "generate";
 
-interface BodyTraces {
+export interface BodyTraces {
   /**
    * One recorder per body, in the order the explanation lists them: per rule of `policy.rules`
    * (kyverno.io policies, ValidatingPolicy, ValidatingAdmissionPolicy; undefined for a rule with no
-   * CEL), else per matchConstraints of the policy's head (policy-match.ts `policyMatchOf`).
+   * CEL), else per matchConstraints of the policy's head (policy-match.ts `policyMatchOf`), else
+   * a MutatingAdmissionPolicy's one body.
    */
   readonly bodies: readonly (StepRecorder | undefined)[];
   /** What each traced phase answered (a mutate phase's patched resource). */
@@ -82,9 +83,13 @@ function tracedPolicy(
       });
       return { policy: { ...policy, rules }, bodies };
     }
-    case "mutating":
-      if (policy.mutatingAdmission !== undefined) return undefined;
+    case "mutating": {
+      // A MutatingAdmissionPolicy's one body: matchConditions, variables and mutations, once per binding that ran.
+      const ap = policy.mutatingAdmission;
+      if (ap !== undefined)
+        return { policy: { ...policy, mutatingAdmission: { ...ap, body: tracedBody(ap.body, recorder()) } }, bodies };
       return { policy: { ...policy, mutating: policy.mutating.map((b) => tracedBody(b, recorder())) }, bodies };
+    }
     case "generating":
       return { policy: { ...policy, generating: tracedBody(policy.generating, recorder()) }, bodies };
     case "deleting":

@@ -19,10 +19,14 @@ interface Explained {
 function explain(
   doc: JsonObject,
   resource: JsonObject,
-  extra: Partial<EngineRequest> & { readonly context?: FakeContext; readonly phase?: "mutate" | "generate" } = {},
+  extra: Partial<EngineRequest> & {
+    readonly context?: FakeContext;
+    readonly phase?: "mutate" | "generate";
+    readonly bindings?: readonly JsonObject[];
+  } = {},
 ): Explained {
   const engine = createEngine(fakePorts(extra.context));
-  const compiled = engine.compile(doc);
+  const compiled = engine.compile(doc, { bindings: extra.bindings ?? [] });
   if (!compiled.ok) throw new Error(compiled.problems.map((p) => `${p.path}: ${p.message}`).join("; "));
   const request: EngineRequest = { resource, operation: "CREATE", namespaceLabels: {}, ...extra };
   const response =
@@ -582,6 +586,65 @@ describe("engine.explain: every CEL kind is traced by its own evaluation", () =>
     assert.equal(body.results[0]?.status, "error");
     assert.equal(body.cel?.[0]?.at, "mutations[0]");
     assert.match(body.cel?.[0]?.error ?? "", /nope/);
+  });
+
+  test("a MutatingAdmissionPolicy: its matchConstraints or bindings, each expression it ran, and its patch", () => {
+    const policy: JsonObject = {
+      apiVersion: "admissionregistration.k8s.io/v1beta1",
+      kind: "MutatingAdmissionPolicy",
+      metadata: { name: "map" },
+      spec: {
+        matchConstraints: pods,
+        matchConditions: [{ name: "unlabelled", expression: "!has(object.metadata.labels)" }],
+        variables: [{ name: "team", expression: "'platform'" }],
+        mutations: [
+          {
+            patchType: "ApplyConfiguration",
+            applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'team': variables.team}}}" },
+          },
+        ],
+      },
+    };
+    const { rule, explanation } = explain(policy, pod(), { phase: "mutate" });
+    const body = rule("");
+    assert.deepEqual(body.match, { matched: true, reason: "spec.matchConstraints selected it" });
+    assert.deepEqual(
+      body.results.map((r) => [r.rule, r.status]),
+      [["map", "pass"]],
+    );
+    assert.deepEqual(ranWith(body), [
+      ["matchConditions[unlabelled]", "true"],
+      ["variables[team]", '"platform"'],
+      ["mutations[0]", '{"metadata":{"labels":{"team":"platform"}}}'],
+    ]);
+    assert.deepEqual(body.patch, [{ op: "add", path: "/metadata/labels", value: { team: "platform" } }]);
+    assert.match(explanationText([explanation]), /patch add \/metadata\/labels \{"team":"platform"\}/);
+    const skipped = explain(policy, pod({ labels: { a: "b" } }), { phase: "mutate" }).rule("");
+    assert.equal(skipped.results[0]?.status, "skip");
+    assert.deepEqual(ranWith(skipped), [["matchConditions[unlabelled]", "false"]]);
+    assert.equal(skipped.patch, undefined);
+    const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
+    const unmatched = explain(policy, configMap, { phase: "mutate" }).rule("");
+    assert.deepEqual([unmatched.match.matched, unmatched.results, unmatched.cel], [false, [], undefined]);
+    // Bound: the bindings' matchResources decide, the policy's own matchConstraints are not consulted.
+    const bound = (name: string, objectSelector?: JsonObject): JsonObject => ({
+      apiVersion: "admissionregistration.k8s.io/v1beta1",
+      kind: "MutatingAdmissionPolicyBinding",
+      metadata: { name },
+      spec: {
+        policyName: "map",
+        ...(objectSelector !== undefined ? { matchResources: { resourceRules: pods.resourceRules, objectSelector } } : {}),
+      },
+    });
+    const tiered = bound("tiered", { matchExpressions: [{ key: "tier", operator: "Exists" }] });
+    const bindings = [tiered, bound("everywhere")];
+    const viaBinding = explain(policy, pod(), { phase: "mutate", bindings }).rule("");
+    assert.match(viaBinding.match.reason, /^binding everywhere selected it \(matchResources\); the policy's own/);
+    assert.equal(viaBinding.results[0]?.properties?.["binding"], "everywhere");
+    assert.equal(viaBinding.cel?.length, 3);
+    const none = explain(policy, pod(), { phase: "mutate", bindings: [tiered] }).rule("");
+    assert.match(none.match.reason, /^no binding's matchResources selected it \(tiered\)/);
+    assert.deepEqual(none.results, []);
   });
 
   test("a GeneratingPolicy: its matchConditions and generate expressions", () => {

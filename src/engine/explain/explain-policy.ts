@@ -20,8 +20,9 @@ import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
 import { EXCEPTION_RULE, isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { celExceptionsConsidered } from "./cel-exceptions.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
-import { verdictDecision } from "../match/index.js";
-import { policyMatchOf } from "../kinds/policy-match.js";
+import { verdictDecision, type MatchDecision, type MatchRequest } from "../match/index.js";
+import { policyMatchOf, type PolicyMatch } from "../kinds/policy-match.js";
+import type { CompiledMutatingAdmissionPolicy } from "../cel/mutating-admission-policy/index.js";
 import { prepareRequest, type PreparedRequest } from "../pipeline/prepared-request.js";
 import { exceptionsFor, startScope, type RuleRun } from "../pipeline/rule-scope.js";
 import type { EngineEnv, EngineRequest } from "../pipeline/types.js";
@@ -31,7 +32,7 @@ import type { PolicyExplanation, RuleExplanation } from "./types.js";
 import { explained } from "./explained-conditions.js";
 import { explainForEach } from "./foreach-trace.js";
 import { explainAnyPattern, failedAt } from "./pattern-failure.js";
-import { phasesOf, traceBodies } from "./body-traces.js";
+import { phasesOf, traceBodies, type BodyTraces } from "./body-traces.js";
 import { patchBetween, rulePatches } from "./rule-patches.js";
 import type { StepRecorder } from "./traced-body.js";
 
@@ -75,19 +76,8 @@ export function explainPolicy(
     const patch = patches.get(rule.name);
     return withTrace({ ...explained, ...(patch !== undefined ? { patch } : {}) }, traces?.bodies[i]);
   });
-  // The kinds whose body is not held in rules (MutatingPolicy, GeneratingPolicy, DeletingPolicy,
-  // ImageValidatingPolicy): each matchConstraints of the head, the first that selected with the results.
-  if (policy.rules.length === 0 && head.language === "cel")
-    for (const [i, constraints] of head.constraints.entries()) {
-      const match = verdictDecision(constraints.decide(req), "spec.matchConstraints");
-      const mine = match.matched ? left.splice(0) : [];
-      rules.push(
-        match.matched
-          ? withTrace({ rule: "", match, results: mine }, traces?.bodies[i])
-          : { rule: "", match, results: mine },
-      );
-    }
-  // A MutatingPolicy's patch is its body's that passed (the policy patches as one).
+  rules.push(...explainBodies({ policy, head, req, left }, traces));
+  // A MutatingPolicy's (or MutatingAdmissionPolicy's) patch is its body's that passed (the policy patches as one).
   const mutated = traces?.responses.mutate?.patchedResource;
   if (policy.language === "mutating" && mutated !== undefined) {
     const patch = patchBetween(mutateRequest.request.resource, mutated);
@@ -109,6 +99,54 @@ export function explainPolicy(
     operation: prepared.operation,
     rules,
   };
+}
+
+interface BodyRows {
+  readonly policy: CompiledPolicy;
+  readonly head: PolicyMatch;
+  readonly req: MatchRequest;
+  /** The results no rule took yet; a body that matched takes them all. */
+  readonly left: RuleResult[];
+}
+
+/**
+ * The rows of the kinds whose body is not held in rules: each matchConstraints of the head
+ * (MutatingPolicy, GeneratingPolicy, DeletingPolicy, ImageValidatingPolicy), the first that selected
+ * taking the results; a MutatingAdmissionPolicy's one body, selected by its bindings or, with none,
+ * its matchConstraints.
+ */
+function explainBodies(rows: BodyRows, traces: BodyTraces | undefined): RuleExplanation[] {
+  const { policy, head, req, left } = rows;
+  const ap = policy.language === "mutating" ? policy.mutatingAdmission : undefined;
+  const matches =
+    ap !== undefined
+      ? [admissionMatch(ap, req)]
+      : policy.rules.length === 0 && head.language === "cel"
+        ? head.constraints.map((c) => verdictDecision(c.decide(req), "spec.matchConstraints"))
+        : [];
+  return matches.map((match, i) => {
+    const mine = match.matched ? left.splice(0) : [];
+    const row: RuleExplanation = { rule: "", match, results: mine };
+    return match.matched ? withTrace(row, traces?.bodies[i]) : row;
+  });
+}
+
+/**
+ * Whether a MutatingAdmissionPolicy applies, as its evaluation decides it
+ * (cel/mutating-admission-policy/evaluate.ts): a bound policy by its bindings' matchResources (its
+ * own matchConstraints are not consulted, as in Kyverno's CLI), an unbound one by its matchConstraints.
+ */
+function admissionMatch(ap: CompiledMutatingAdmissionPolicy, req: MatchRequest): MatchDecision {
+  if (ap.bindings.length === 0) return verdictDecision(ap.body.constraints.decide(req), "spec.matchConstraints");
+  const chosen = ap.bindings.filter((b) => b.constraints?.decide(req).kind !== "no-match").map((b) => b.name);
+  const unconsulted = "the policy's own matchConstraints are not consulted once a binding names it";
+  if (chosen.length === 0)
+    return {
+      matched: false,
+      reason: `no binding's matchResources selected it (${ap.bindings.map((b) => b.name).join(", ")}); ${unconsulted}`,
+      elsewhere: true,
+    };
+  return { matched: true, reason: `binding ${chosen.join(", ")} selected it (matchResources); ${unconsulted}` };
 }
 
 /** The CEL its body's evaluation ran, on a rule or body the evaluation reached. */
