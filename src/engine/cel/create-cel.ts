@@ -11,7 +11,7 @@ import { CostExceeded, CostMeter, meterProgram } from "./cost.js";
 import { MAX_BUILT_BYTES, SIZE_LIMIT_MESSAGE, ValueTooLarge } from "./value-size.js";
 import { hasOnAnyExpression } from "./has-macro.js";
 import { ProgramMemo } from "./program-memo.js";
-import { asCelJsError, celGoText, compileError, errorOffset } from "./errors.js";
+import { asCelJsError, celGoRuntimeText, celGoText, compileError, errorOffset } from "./errors.js";
 import { isInterruption } from "../interrupt/index.js";
 import { celGoLogicalErrors } from "./logical-errors.js";
 import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
@@ -240,7 +240,8 @@ function causedBy(e: unknown, type: new () => Error): boolean {
 function evalText(e: unknown): string {
   const ce = asCelJsError(e);
   const summary = (ce.summary ?? ce.message ?? String(e)).split("\n")[0] ?? "";
-  return summary.replace(/^No such key: /, "no such key: ").replaceAll(RE2_MATCHES, "matches");
+  const matches = summary.replaceAll(RE2_MATCHES, "matches");
+  return celGoRuntimeText(ce.code === undefined ? { summary: matches } : { code: ce.code, summary: matches });
 }
 
 /** `matches` runs RE2 (re2js) rather than cel-js's built-in JavaScript RegExp. */

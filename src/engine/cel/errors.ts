@@ -49,3 +49,80 @@ export function compileError(expression: string, offset: number, text: string): 
 function firstLine(s: string): string {
   return s.split("\n")[0] ?? s;
 }
+
+/**
+ * cel-go's text for an error cel-js raised while evaluating (cel-go v0.30: common/decls
+ * `MaybeNoSuchOverload`, the standard library's singleton operators, interpreter/attributes.go), so
+ * a runtime error reads as Kyverno prints it:
+ * - a function no overload of which takes the arguments: `no such overload: fn(types)`, the
+ *   receiver first; a singleton function of the standard library (`size`, `matches`) names itself only;
+ * - an operator, `&&`/`||` on a value that is not a bool, a ternary, or a macro whose predicate is
+ *   not a bool (cel-go expands them to `&&`, `||` and `?:`): `no such overload`;
+ * - a list index past the end: `index out of bounds: N`; a missing key: `no such key: k`.
+ */
+export function celGoRuntimeText(e: CelJsError): string {
+  const summary = e.summary ?? firstLine(e.message ?? "error");
+  switch (e.code) {
+    case "no_such_overload":
+    case "invalid_logical_operand":
+    case "invalid_condition_type":
+      return "no such overload";
+    case "index_out_of_bounds": {
+      const index = /index (-?\d+)/.exec(summary)?.[1];
+      return index !== undefined ? `index out of bounds: ${index}` : summary;
+    }
+    case "no_matching_overload":
+      return callText(summary) ?? summary;
+  }
+  return summary.replace(/^No such key: /, "no such key: ");
+}
+
+/** Standard functions cel-go binds once for every overload: a call no overload takes names the function only. */
+const SINGLETON_FUNCTIONS: ReadonlySet<string> = new Set(["size", "matches"]);
+/** Types whose values take receiver calls in cel-go: a singleton function on them answers plain `no such overload`. */
+const RECEIVER_TYPES: ReadonlySet<string> = new Set([
+  "string",
+  "google.protobuf.Timestamp",
+  "google.protobuf.Duration",
+]);
+
+function callText(summary: string): string | undefined {
+  const call = /^found no matching overload for '(.*)'$/.exec(summary)?.[1];
+  const parts = call === undefined ? null : /^(?:(.+)\.)?([A-Za-z_][\w]*)\((.*)\)$/.exec(call);
+  if (parts === null) return undefined;
+  const [, receiver, name = "", args = ""] = parts;
+  const types = [...(receiver !== undefined ? [receiver] : []), ...topLevel(args)].map(celGoType);
+  if (SINGLETON_FUNCTIONS.has(name))
+    return RECEIVER_TYPES.has(types[0] ?? "") ? "no such overload" : `no such overload: ${name}`;
+  return `no such overload: ${name}(${types.join(", ")})`;
+}
+
+/** `list<int>`, `map<dyn, dyn>`, `dyn<string>`, `null` as cel-go names a runtime type: list, map, string, null_type. */
+function celGoType(type: string): string {
+  const t = type.trim();
+  const dyn = /^dyn<(.*)>$/.exec(t)?.[1];
+  if (dyn !== undefined) return celGoType(dyn);
+  if (t === "null") return "null_type";
+  const generic = /^(list|map|optional)</.exec(t)?.[1];
+  if (generic === "optional") return "optional_type";
+  return generic ?? t;
+}
+
+/** A comma-separated argument list split at its top level (`map<dyn, dyn>, int` is two). */
+function topLevel(args: string): string[] {
+  if (args.trim() === "") return [];
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < args.length; i++) {
+    const c = args[i];
+    if (c === "<") depth++;
+    else if (c === ">") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(args.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(args.slice(start));
+  return out;
+}
