@@ -5,6 +5,7 @@
  * element; nested foreach recurses with the resource patched so far.
  */
 import type { JsonObject } from "../api/json.js";
+import { jsonEqual } from "../api/json-equal.js";
 import { isObject } from "../api/json.js";
 import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
@@ -26,7 +27,10 @@ export function runForEachMutation(
       resource: scope.resource,
     };
   let resource = scope.resource;
+  // The entries whose elements changed the resource (Kyverno's applyCount): none makes the foreach a skip.
+  let applied = 0;
   for (const [i, fe] of list.entries()) {
+    const before = resource;
     const listExpr = typeof fe["list"] === "string" ? fe["list"] : "";
     const elements = evaluateList(listExpr, scope.vars);
     if (elements.kind === "error")
@@ -62,8 +66,9 @@ export function runForEachMutation(
       if (!step.ok) return { status: "error", message: step.error.message, resource: scope.resource };
       if (step.value.mismatch === undefined) resource = step.value.resource;
     }
+    if (!jsonEqual(before, resource)) applied++;
   }
-  return { status: "pass", message: "", resource };
+  return { status: applied === 0 ? "skip" : "pass", message: `${applied} elements processed`, resource };
 }
 
 /** Element indexes in processing order: `order` wins; otherwise strategic merge runs in reverse. */

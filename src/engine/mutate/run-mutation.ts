@@ -1,6 +1,7 @@
 /**
  * One mutate rule's handler (Kyverno `pkg/engine/handlers/mutation/*`): substitute the rule's patch, apply it, and say what
- * happened. A patch that changes nothing is Kyverno's skip "no patches applied".
+ * happened. A patch that changes nothing is Kyverno's skip "no patches applied"; a foreach none of
+ * whose entries changed the resource is its skip "0 elements processed".
  */
 import type { JsonObject } from "../api/json.js";
 import { isObject } from "../api/json.js";
@@ -17,7 +18,7 @@ export function runMutation(mutate: JsonObject, scope: MutateScope): MutateOutco
   if (Array.isArray(foreach)) {
     const out = runForEachMutation(foreach.filter(isObject), scope, 0, "/mutate/foreach");
     if (out.status !== "pass") return out;
-    return settle(scope, out.resource);
+    return { status: "pass", message: mutatedMessage(out.resource), resource: out.resource };
   }
   const step = applyPatchOf(mutate, scope, "/mutate");
   if (step === undefined)

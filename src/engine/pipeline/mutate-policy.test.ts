@@ -187,6 +187,34 @@ describe("mutate rules", () => {
     );
   });
 
+  test("a foreach none of whose entries changed the resource is Kyverno's skip '0 elements processed'", () => {
+    const rule = (lists: string[]): JsonObject => ({
+      name: "pull",
+      match: matchPods,
+      mutate: {
+        foreach: lists.map((list) => ({
+          list,
+          preconditions: { all: [{ key: "{{ element.image }}", operator: "Equals", value: "*:latest" }] },
+          patchesJson6902: "- op: add\n  path: /spec/containers/{{elementIndex}}/imagePullPolicy\n  value: Always\n",
+        })),
+      },
+    });
+    const pinned = pod({ name: "web", containers: [{ name: "a", image: "a:1" }] });
+    const input = { ...pinned, spec: { ...(pinned["spec"] as JsonObject), initContainers: [] } };
+    const none = mutate([rule(["request.object.spec.containers", "request.object.spec.initContainers"])], input);
+    assert.deepEqual(
+      none.rules.map((r) => [r.status, r.message]),
+      [["skip", "0 elements processed"]],
+    );
+    assert.equal(none.patchedResource, input, "untouched");
+    const latest = pod({ name: "web", containers: [{ name: "a", image: "a:latest" }] });
+    const one = mutate([rule(["request.object.spec.containers"])], latest);
+    assert.deepEqual(
+      one.rules.map((r) => [r.status, r.message]),
+      [["pass", "mutated Pod/web in namespace default"]],
+    );
+  });
+
   test("autogen: a Pod overlay also patches Deployments' pod templates", () => {
     const r = mutate([labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })], deployment("api"));
     assert.equal(r.rules[0]?.rule, "autogen-team");
