@@ -33,7 +33,7 @@ export function enterScope(
     const loaded = loadContextEntries(context as readonly ContextEntry[], scope);
     if (!loaded.ok)
       return { kind: "error", stage: "context", message: `failed to load context: ${loaded.error.message}` };
-    scope = { ...scope, data: loaded.value };
+    scope = { ...scope, data: loaded.value.data, deferred: loaded.value.failed };
   }
   if (preconditions !== undefined && preconditions !== null) {
     const pre = runConditions(compiled ?? scope.cache.conditions(preconditions, "preconditions"), substituteAll, scope);

@@ -1,6 +1,7 @@
 /**
  * Load a rule's (or foreach's) context entries, in order, into a copy of the JSON context.
- * Later entries see earlier ones. Sources outside the engine come through the ContextSources port.
+ * Later entries see earlier ones. An entry that fails is an error only where a query reads it
+ * (Kyverno's deferred loading, variables/deferred-failures.ts). Sources outside the engine come through the ContextSources port.
  * An entry the port cannot load (as Kyverno's CLI without a cluster) is left to a value for its
  * name from a values file; without one it is an error naming the entry when the ports say
  * `unloadable: "error"` (Bylaw's CLI and webhook), and for imageRegistry entries (whose message
@@ -11,20 +12,42 @@ import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.j
 import type { ContextEntry } from "../api/policy.js";
 import { err, ok, type Result } from "../api/result.js";
 import { CONTEXT_ERRORS_WITHOUT_DEFAULT } from "../ports.js";
-import { substituteAll, substituteString, type SubstitutionScope } from "../variables/index.js";
+import {
+  deferredFailure,
+  failureNamedBy,
+  substituteAll,
+  substituteString,
+  type DeferredFailure,
+  type SubstitutionScope,
+} from "../variables/index.js";
 import { setDotted } from "./request-context.js";
 import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
 import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.js";
 import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
 
-export function loadContextEntries(entries: readonly ContextEntry[], scope: SubstitutionScope): Result<JsonObject> {
+/** The context after a scope's entries: their values, and the entries that failed to load. */
+export interface LoadedContext {
+  readonly data: JsonObject;
+  /** Entries whose source failed: an error only for a query that names one (Kyverno's deferred loading). */
+  readonly failed: readonly DeferredFailure[];
+}
+
+/**
+ * Every entry is loaded in order; one that fails is kept as a failure (and the entries after it
+ * still load), so only what reads it fails. Only the 2 MiB context limit stops the loading.
+ */
+export function loadContextEntries(entries: readonly ContextEntry[], scope: SubstitutionScope): Result<LoadedContext> {
   let data = scope.data;
+  let failed: readonly DeferredFailure[] = scope.deferred ?? [];
   let added = 0;
   for (const [i, entry] of entries.entries()) {
-    const current: SubstitutionScope = { ...scope, data };
+    const current: SubstitutionScope = { ...scope, data, deferred: failed };
     const loaded = loadEntry(entry, current, entries.slice(i + 1));
-    if (!loaded.ok)
-      return err(loaded.error.kind, `failed to load context entry ${entry.name}: ${loaded.error.message}`);
+    if (!loaded.ok) {
+      const message = `failed to load context entry ${entry.name}: ${loaded.error.message}`;
+      failed = [...failed.filter((f) => f.name !== entry.name), deferredFailure(entry.name, loaded.error.kind, message)];
+      continue;
+    }
     if (loaded.value === undefined) continue;
     added += jsonSizeUpTo(loaded.value, MAX_CONTEXT_BYTES - added);
     if (added > MAX_CONTEXT_BYTES) {
@@ -34,8 +57,9 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
       );
     }
     data = setDotted(data, entry.name, loaded.value);
+    if (failed.some((f) => f.name === entry.name)) failed = failed.filter((f) => f.name !== entry.name);
   }
-  return ok(data);
+  return ok({ data, failed });
 }
 
 function loadEntry(
@@ -190,6 +214,11 @@ function loadVariable(
     dflt = sub.value;
   }
   let input: JsonValue = scope.data;
+  if (v.value === undefined && v.jmesPath !== undefined) {
+    // The jmesPath queries the context: naming an entry that failed to load, it fails with it, or its default stands.
+    const unloaded = failureNamedBy(v.jmesPath, scope.deferred);
+    if (unloaded !== undefined) return dflt !== undefined ? ok(dflt) : err(unloaded.kind, unloaded.message);
+  }
   if (v.value !== undefined) {
     const sub = substituteAll(v.value, scope);
     if (!sub.ok) return dflt !== undefined ? ok(dflt) : sub;

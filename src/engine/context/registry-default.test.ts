@@ -75,10 +75,16 @@ describe("imageRegistry entry without registry access", () => {
     assert.match(rule?.message ?? "", /failed to load context entry imageData: .*--registry/);
     assert.deepEqual(warnings, []);
   });
-  test("a default of an entry that reads another name does not stand in", () => {
+  test("a default of an entry that reads another name does not stand in; a rule that never reads the entry is no error", () => {
     const other = { name: "other", variable: { jmesPath: "imageDataX.user", default: "root" } };
     assert.equal(defaultReadingEntry("imageData", [other]), undefined);
-    const { rule } = run(policy([imageData, other], "{{ other }}"));
-    assert.equal(rule?.status, "error");
+    const { rule, warnings } = run(policy([imageData, other], "{{ other }}"));
+    // Kyverno loads an entry when a query names it: imageData is never read, so its failure is not the rule's.
+    assert.equal(rule?.status, "fail");
+    assert.doesNotMatch(rule?.message ?? "", /registry/);
+    assert.deepEqual(warnings, []);
+    const { rule: reads } = run(policy([imageData, other], "{{ imageData.configData.config.User }}"));
+    assert.equal(reads?.status, "error");
+    assert.match(reads?.message ?? "", /failed to load context entry imageData: .*--registry/);
   });
 });

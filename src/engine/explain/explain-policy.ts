@@ -208,8 +208,14 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
   if (context.length > 0) {
     const loaded = loadContextEntries(context, scope);
     if (!loaded.ok) return { ...out, context: { entries: [], error: loaded.error.message } };
-    out.context = { entries: context.map((e) => ({ name: e.name, value: preview(lookup(loaded.value, e)) })) };
-    scope = { ...scope, data: loaded.value };
+    const { data, failed } = loaded.value;
+    out.context = {
+      entries: context.map((e) => {
+        const failure = failed.find((f) => f.name === e.name);
+        return { name: e.name, value: failure !== undefined ? `(not loaded: ${failure.message})` : preview(lookup(data, e)) };
+      }),
+    };
+    scope = { ...scope, data, deferred: failed };
   }
   const pre = rule.rule.preconditions;
   if (pre !== undefined && pre !== null)

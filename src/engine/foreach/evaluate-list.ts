@@ -3,7 +3,7 @@
  * A missing key (`Unknown key`) or null means there is nothing to iterate; anything but a list is an error.
  */
 import type { JsonValue } from "../api/json.js";
-import { substituteString, type SubstitutionScope } from "../variables/index.js";
+import { failureNamedBy, substituteString, type SubstitutionScope } from "../variables/index.js";
 import { ElementScopes } from "./element-scopes.js";
 import { textOf } from "../api/json.js";
 
@@ -15,6 +15,9 @@ type ListOutcome =
 export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome {
   const expr = list.includes("{{") ? substituteString(list, vars) : { ok: true as const, value: list as JsonValue };
   if (!expr.ok) return { kind: "error", message: expr.error.message };
+  // A list naming a context entry that failed to load fails with it (Kyverno's deferred loading).
+  const unloaded = failureNamedBy(textOf(expr.value), vars.deferred);
+  if (unloaded !== undefined) return { kind: "error", message: unloaded.message };
   let value: JsonValue;
   try {
     value = vars.cache.get(textOf(expr.value)).search(vars.data, vars.fnctx);

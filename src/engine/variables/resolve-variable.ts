@@ -9,6 +9,7 @@ import { JmesPathError } from "../jmespath/types.js";
 import { componentsToJmesPath, parseTraversalPath, skipN, skipPast } from "./kyverno-path.js";
 import type { Compiled } from "./expression-cache.js";
 import { goTrimSpace } from "./scanner.js";
+import { failureNamedBy } from "./deferred-failures.js";
 import type { SubstitutionScope } from "./types.js";
 
 export const SUBSTITUTION_ERROR = "variable-substitution";
@@ -66,6 +67,8 @@ export function runQuery(prepared: PreparedQuery, path: string, scope: Substitut
   const compiled = prepared.compiled;
   if (compiled === undefined) return failure(prepared, path, "invalid query (nil)");
   if (!compiled.ok) return failure(prepared, path, `incorrect query ${prepared.query}: ${compiled.error.message}`);
+  const unloaded = failureNamedBy(prepared.query, scope.deferred);
+  if (unloaded !== undefined) return failure(prepared, path, unloaded.message);
   try {
     return { ok: true, value: compiled.value.search(scope.data, scope.fnctx) ?? null };
   } catch (e) {

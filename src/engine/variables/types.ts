@@ -5,6 +5,7 @@ import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
 import type { ExpressionCache } from "./expression-cache.js";
 import type { TemplateTree } from "./template-tree.js";
 import type { WholeVariable } from "./whole-variable.js";
+import type { DeferredFailure } from "./deferred-failures.js";
 
 /** Everything one substitution needs: the JSON context, the interpreter, and the policy's cache. */
 export interface SubstitutionScope {
@@ -27,6 +28,8 @@ export interface SubstitutionScope {
   readonly policyNamespace?: string;
   /** CLI foreach values: each foreach element sets these keys to the list's value at its index. */
   readonly foreachValues?: Readonly<Record<string, readonly JsonValue[]>>;
+  /** Context entries that failed to load: a query naming one fails with its error (deferred-failures.ts). */
+  readonly deferred?: readonly DeferredFailure[];
 }
 
 /** One `{{ … }}` found by a scan, with Kyverno's regex semantics. */
