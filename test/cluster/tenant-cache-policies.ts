@@ -49,7 +49,8 @@ spec:
           apiCall: {urlPath: /api/v1/namespaces/kube-system/configmaps/admin-settings}
       validate:
         message: "admin reads {{ settings.data.allowed }} {{ api.data.allowed }}"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "admin reads {{ settings.data.allowed }} {{ api.data.allowed }}", operator: NotEquals, value: ""}]}}
 `;
 
 /** The tenant's reads of its large ConfigMaps: a configMap entry, an apiCall list, and CEL resource.Get/List. */
@@ -67,7 +68,8 @@ spec:
           configMap: {name: big-7, namespace: tenant-a}
       validate:
         message: "tenant read {{ length(big.data.v) }}"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "tenant read {{ length(big.data.v) }}", operator: NotEquals, value: ""}]}}
     - name: all
       match: ${matching("reads-big")}
       context:
@@ -75,7 +77,8 @@ spec:
           apiCall: {urlPath: /api/v1/namespaces/tenant-a/configmaps}
       validate:
         message: "tenant listed {{ length(all.items) }}"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "tenant listed {{ length(all.items) }}", operator: NotEquals, value: ""}]}}
 ---
 apiVersion: policies.kyverno.io/v1beta1
 kind: NamespacedValidatingPolicy
@@ -116,7 +119,8 @@ spec:
           globalReference: {name: admin-entry.allowed}
       validate:
         message: "admin global {{ g[0] }}"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "admin global {{ g[0] }}", operator: NotEquals, value: ""}]}}
 `;
 
 /** The tenant's reads of GlobalContextEntries: CEL resource.List and resource.Get, and an apiCall list. */
@@ -151,7 +155,8 @@ spec:
           apiCall: {urlPath: /apis/kyverno.io/v2alpha1/namespaces/tenant-a/globalcontextentries}
       validate:
         message: "tenant sees {{ length(entries.items) }} entries"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "tenant sees {{ length(entries.items) }} entries", operator: NotEquals, value: ""}]}}
 `;
 
 /** Tenant policies naming `count` resource types each: apiCall paths and CEL resource.List calls. */
@@ -212,5 +217,6 @@ spec:
           apiCall: {urlPath: /apis/kyverno.io/v1/clusterpolicies}
       validate:
         message: "admin sees {{ length(cps.items) }} cluster policies"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "admin sees {{ length(cps.items) }} cluster policies", operator: NotEquals, value: ""}]}}
 `;

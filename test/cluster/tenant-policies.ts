@@ -26,7 +26,8 @@ ${spec}  rules:
 ${entry}
       validate:
         message: "read: {{ stolen }}"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "read: {{ stolen }}", operator: NotEquals, value: ""}]}}
 `;
 }
 
@@ -204,7 +205,8 @@ ${[
           ${entry}
       validate:
         message: "read: {{ stolen }}"
-        deny: {}
+        # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
+        deny: {conditions: {any: [{key: "read: {{ stolen }}", operator: NotEquals, value: ""}]}}
 `,
   )
   .join("")}`;
