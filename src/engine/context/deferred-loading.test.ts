@@ -22,10 +22,9 @@ function validate(rules: JsonObject[], resource: JsonObject = pod({ name: "web",
   const engine = createEngine(fakePorts({ apiCalls: { "/ok": { max: 3 } } }));
   const compiled = engine.compile(clusterPolicy("p", rules));
   if (!compiled.ok) throw new Error(compiled.problems.map((p) => p.message).join("; "));
-  return engine.validate(compiled.policy, { resource, operation: "CREATE", namespaceLabels: {} }).rules.map((r) => [
-    r.status,
-    r.message,
-  ]);
+  return engine
+    .validate(compiled.policy, { resource, operation: "CREATE", namespaceLabels: {} })
+    .rules.map((r) => [r.status, r.message]);
 }
 
 const deny = (key: string): JsonObject => ({
@@ -48,7 +47,10 @@ describe("context entries load as Kyverno's deferred loading does", () => {
   test("a rule that reads the failed entry is an error naming it and why, never a pass", () => {
     const out = validate([rule({ context: [broken, working], validate: deny("{{ owner }}") })]);
     assert.equal(out[0]?.[0], "error");
-    assert.match(String(out[0]?.[1]), /failed to resolve owner at path .*: failed to load context entry owner: HTTP 404/);
+    assert.match(
+      String(out[0]?.[1]),
+      /failed to resolve owner at path .*: failed to load context entry owner: HTTP 404/,
+    );
   });
 
   test("a field of another object that shares the entry's name is not a read of it", () => {
@@ -68,7 +70,9 @@ describe("context entries load as Kyverno's deferred loading does", () => {
   });
 
   test("a foreach list that names the failed entry is an error", () => {
-    const foreach = [{ list: "owner.items", deny: { conditions: { any: [{ key: "a", operator: "Equals", value: "a" }] } } }];
+    const foreach = [
+      { list: "owner.items", deny: { conditions: { any: [{ key: "a", operator: "Equals", value: "a" }] } } },
+    ];
     const out = validate([rule({ context: [broken], validate: { message: "m", foreach } })]);
     assert.equal(out[0]?.[0], "error");
     assert.match(String(out[0]?.[1]), /failed to load context entry owner/);

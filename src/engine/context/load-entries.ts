@@ -45,7 +45,10 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
     const loaded = loadEntry(entry, current, entries.slice(i + 1));
     if (!loaded.ok) {
       const message = `failed to load context entry ${entry.name}: ${loaded.error.message}`;
-      failed = [...failed.filter((f) => f.name !== entry.name), deferredFailure(entry.name, loaded.error.kind, message)];
+      failed = [
+        ...failed.filter((f) => f.name !== entry.name),
+        deferredFailure(entry.name, loaded.error.kind, message),
+      ];
       continue;
     }
     if (loaded.value === undefined) continue;

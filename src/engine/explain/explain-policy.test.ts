@@ -633,7 +633,9 @@ describe("engine.explain: every CEL kind is traced by its own evaluation", () =>
       metadata: { name },
       spec: {
         policyName: "map",
-        ...(objectSelector !== undefined ? { matchResources: { resourceRules: pods.resourceRules, objectSelector } } : {}),
+        ...(objectSelector !== undefined
+          ? { matchResources: { resourceRules: pods.resourceRules, objectSelector } }
+          : {}),
       },
     });
     const tiered = bound("tiered", { matchExpressions: [{ key: "tier", operator: "Exists" }] });

@@ -212,7 +212,10 @@ function explainSteps(run: RuleRun, result: RuleResult | undefined): Steps {
     out.context = {
       entries: context.map((e) => {
         const failure = failed.find((f) => f.name === e.name);
-        return { name: e.name, value: failure !== undefined ? `(not loaded: ${failure.message})` : preview(lookup(data, e)) };
+        return {
+          name: e.name,
+          value: failure !== undefined ? `(not loaded: ${failure.message})` : preview(lookup(data, e)),
+        };
       }),
     };
     scope = { ...scope, data, deferred: failed };
