@@ -292,6 +292,32 @@ describe("engine.explain: validate", () => {
     });
   });
 
+  test("an entry that failed to load is shown as not loaded, with why; the rule that read it is an error", () => {
+    const policy = clusterPolicy("ctx", [
+      podRule(
+        "teams",
+        { message: "m", deny: { conditions: { all: [{ key: "{{ allowed }}", operator: "AnyNotIn", value: ["a"] }] } } },
+        {
+          context: [
+            { name: "allowed", configMap: { name: "missing", namespace: "default" } },
+            { name: "size", variable: { value: 3 } },
+          ],
+        },
+      ),
+    ]);
+    const { rule } = explain(policy, pod(), { context: { configMaps: {} } });
+    assert.deepEqual(rule("teams").context, {
+      entries: [
+        {
+          name: "allowed",
+          value: "(not loaded: failed to load context entry allowed: configmap default/missing not found)",
+        },
+        { name: "size", value: "3" },
+      ],
+    });
+    assert.equal(rule("teams").results[0]?.status, "error");
+  });
+
   test("preconditions not met: the condition that was false, and the rule's skip", () => {
     const policy = clusterPolicy("pre", [
       podRule(
