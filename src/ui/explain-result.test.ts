@@ -92,7 +92,7 @@ test("a result's why: the clause that matched and the path that failed, read wit
   // Nothing is read with Bylaw's rights: the ConfigMap the rule names is an error, its data never shown.
   assert.match(
     answer.text,
-    /rule from-configmap: error\n {4}match: match\.any\[0\] selected it; no exclude\n {4}context failed: /,
+    /rule from-configmap: error\n {4}match: match\.any\[0\] selected it; no exclude\n {4}context teams = \(not loaded: failed to load context entry teams: /,
   );
   assert.ok(answer.notes.some((n) => /context entries that read the cluster are not read/.test(n)));
 });

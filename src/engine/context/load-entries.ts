@@ -26,7 +26,7 @@ import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.
 import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
 
 /** The context after a scope's entries: their values, and the entries that failed to load. */
-export interface LoadedContext {
+interface LoadedContext {
   readonly data: JsonObject;
   /** Entries whose source failed: an error only for a query that names one (Kyverno's deferred loading). */
   readonly failed: readonly DeferredFailure[];
