@@ -18,6 +18,7 @@
 # Cache: ${BYLAW_CLUSTER_CACHE:-$HOME/.cache/bylaw-cluster}/<component>-<version>/.
 set -euo pipefail
 
+source "$(dirname "${BASH_SOURCE[0]}")/process-state.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/cluster/build.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/cluster/pki.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/cluster/bylaw.sh"
@@ -27,16 +28,6 @@ COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok byla
 WAIT_SECONDS="${BYLAW_CLUSTER_WAIT_SECONDS:-120}"
 
 die() { echo "cluster: $*" >&2; exit 1; }
-
-# The pid recorded for a component, if that process is still the binary we started.
-live_pid() { # <dir> <component>
-  local file="$1/pids/$2.pid" pid exe
-  [[ -f "$file" ]] || return 1
-  { read -r pid && read -r exe; } <"$file" || return 1
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == "$exe"* ]] || return 1
-  echo "$pid"
-}
 
 # Starts a component in the background, its output in DIR/logs, its pid (and binary) in DIR/pids.
 start() { # <dir> <component> <binary> <args>...
@@ -58,19 +49,6 @@ free_ports() { # <count>
       console.log(servers.map((x) => x.address().port).join(" "));
       for (const x of servers) x.close();
     });' "$1"
-}
-
-# Whether a component started in DIR has exited: its recorded process is gone, or runs another binary.
-# Between `start`'s fork and its exec the process still runs this shell (or setsid), and its log may not
-# exist yet: that is not an exit (a restart under load was once reported as one).
-exited() { # <dir> <component>
-  local file="$1/pids/$2.pid" pid exe now
-  [[ -f "$file" ]] || return 1
-  { read -r pid && read -r exe; } <"$file" || return 0
-  gone "$pid" && return 0
-  now="$(readlink "/proc/$pid/exe" 2>/dev/null)" || return 0
-  [[ "$now" == "$exe"* || "$now" == "$(readlink -f "$BASH")" || "$now" == */setsid ]] && return 1
-  return 0
 }
 
 # Polls <command> every 0.25 s until it succeeds; fails early if a started component has exited.
@@ -118,15 +96,6 @@ status:
   allocatable: { cpu: "64", memory: 256Gi, pods: "1000" }
   capacity: { cpu: "64", memory: 256Gi, pods: "1000" }
 EOF
-}
-
-# Whether a process is gone: no longer in /proc, or a zombie (it has exited; its parent reaps it).
-# While a process exits, /proc/PID/exe is already unreadable, so live_pid alone is not enough.
-gone() { # <pid>
-  local stat
-  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 0
-  stat="${stat##*) }"
-  [[ "${stat:0:1}" == Z ]]
 }
 
 cmd_down() { # <dir>

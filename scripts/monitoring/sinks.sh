@@ -19,6 +19,8 @@
 set -euo pipefail
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../process-state.sh
+source "$SRC/../process-state.sh"
 CACHE="${BYLAW_MONITORING_CACHE:-$HOME/.cache/bylaw-monitoring}"
 WAIT_SECONDS="${BYLAW_MONITORING_WAIT_SECONDS:-60}"
 # Debian bookworm's package; a different candidate version is a different cache folder.
@@ -96,15 +98,6 @@ build_all() {
   flock -u "$lock_fd"
 }
 
-live_pid() { # <dir> <component>
-  local file="$1/pids/$2.pid" pid exe
-  [[ -f "$file" ]] || return 1
-  { read -r pid && read -r exe; } <"$file" || return 1
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == "$exe"* ]] || return 1
-  echo "$pid"
-}
-
 free_ports() { # <count>
   node -e '
     const net = require("node:net");
@@ -166,7 +159,8 @@ wait_ready() { # <dir> <component>
   esac
   # -k: readiness only (a test's own CA signs a TLS VictoriaLogs); /health needs no credentials.
   until curl -kfsS --max-time 2 -o /dev/null "$url" 2>/dev/null; do
-    if ! live_pid "$dir" "$name" >/dev/null; then
+    # Between the fork and the exec the recorded process still runs this shell or setsid: not an exit.
+    if exited "$dir" "$name"; then
       echo "monitoring: $name exited while starting; the end of $dir/logs/$name.log:" >&2
       tail -n 30 "$dir/logs/$name.log" >&2 || true
       return 1
