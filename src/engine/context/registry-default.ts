@@ -5,10 +5,11 @@
  * that would stand in, the entry stays an error naming `--registry` (never a silent pass).
  */
 import type { ContextEntry } from "../api/policy.js";
+import { namesEntry } from "../variables/index.js";
 
 /** The later `variable` entry with a `default` that reads `name`, if any. */
 export function defaultReadingEntry(name: string, later: readonly ContextEntry[]): ContextEntry | undefined {
-  const mentions = new RegExp(`(^|[^A-Za-z0-9_.])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^A-Za-z0-9_])`);
+  const mentions = namesEntry(name);
   return later.find((e) => {
     const v = e.variable;
     if (v === undefined || v.default === undefined) return false;

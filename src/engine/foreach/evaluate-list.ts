@@ -15,12 +15,13 @@ type ListOutcome =
 export function evaluateList(list: string, vars: SubstitutionScope): ListOutcome {
   const expr = list.includes("{{") ? substituteString(list, vars) : { ok: true as const, value: list as JsonValue };
   if (!expr.ok) return { kind: "error", message: expr.error.message };
+  const query = textOf(expr.value);
   // A list naming a context entry that failed to load fails with it (Kyverno's deferred loading).
-  const unloaded = failureNamedBy(textOf(expr.value), vars.deferred);
+  const unloaded = failureNamedBy(query, vars.deferred);
   if (unloaded !== undefined) return { kind: "error", message: unloaded.message };
   let value: JsonValue;
   try {
-    value = vars.cache.get(textOf(expr.value)).search(vars.data, vars.fnctx);
+    value = vars.cache.get(query).search(vars.data, vars.fnctx);
   } catch (e) {
     const msg = (e as Error).message;
     if (/Unknown key/.test(msg)) return { kind: "missing" };

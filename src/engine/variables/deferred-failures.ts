@@ -15,9 +15,14 @@ export interface DeferredFailure {
   readonly names: RegExp;
 }
 
-export function deferredFailure(name: string, kind: string, message: string): DeferredFailure {
+/** Kyverno's test of whether a query reads the entry `name` (deferred.go `NewDeferredLoader`). */
+export function namesEntry(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return { name, kind, message, names: new RegExp(`(?:^|[^.0-9A-Za-z])${escaped}\\b`) };
+  return new RegExp(`(?:^|[^.0-9A-Za-z])${escaped}\\b`);
+}
+
+export function deferredFailure(name: string, kind: string, message: string): DeferredFailure {
+  return { name, kind, message, names: namesEntry(name) };
 }
 
 /** The first failed entry `text` names, if any. */
