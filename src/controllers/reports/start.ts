@@ -20,6 +20,7 @@ import { compactReport } from "./compact-report.js";
 import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./scan.js";
 import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
+import { BoundedWrites } from "./bounded-writes.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 import { PolicySettle } from "./policy-settle.js";
 import { namespaceKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
@@ -31,6 +32,9 @@ interface ReportsController {
 
 /** Policies out of date this long are scanned even while they keep changing (policy-settle.ts). */
 const MAX_SETTLE_WAIT_MS = 10_000;
+
+/** Report writes in flight at most during a pass (bounded-writes.ts). */
+const WRITES_IN_FLIGHT = 8;
 
 /** Bylaw's reports only: Kyverno's own, if it runs too, are neither read nor swept. */
 const MANAGED = `${BYLAW_REPORT_LABEL.key}=${BYLAW_REPORT_LABEL.value}`;
@@ -138,6 +142,39 @@ class Scanner {
     const waiting = new Set<string>();
     const watched = new Set<string>();
     const keep = keepAdmissionRows(admissionOnlyPolicyNames(snapshot.policies, policies));
+    const writes = new BoundedWrites(this.o.writesInFlight ?? WRITES_IN_FLIGHT);
+    try {
+      if (!(await this.visitAll({ snapshot, policies, seen, keep, tally, interruptible, waiting, watched, writes })))
+        return;
+      await writes.drain();
+    } finally {
+      await writes.settle();
+    }
+    if (full) {
+      this.lastFull = Date.now();
+      for (const uid of this.bases.keys()) if (!seen.has(uid)) this.bases.delete(uid);
+      await this.sweep({ seen, waiting, watched, keep });
+    }
+    this.settle.finished();
+    if (tally.scanned + tally.skipped > 0) this.logPass(tally);
+  }
+
+  /**
+   * Visits every object of every watched kind, writes bounded by `writes`; false when the policies
+   * changed meanwhile (the rest would be scanned, and written, under the old ones).
+   */
+  private async visitAll(at: {
+    snapshot: ReturnType<ReportsControllerOptions["policies"]>;
+    policies: ReturnType<typeof backgroundPolicies>;
+    seen: Set<string>;
+    tally: { scanned: number; skipped: number };
+    keep: (row: JsonObject) => boolean;
+    interruptible: boolean;
+    waiting: Set<string>;
+    watched: Set<string>;
+    writes: BoundedWrites;
+  }): Promise<boolean> {
+    const { snapshot, seen, waiting, watched } = at;
     for (const { informer, served } of this.kinds.all()) {
       const type = {
         apiVersion: served.group === "" ? served.version : `${served.group}/${served.version}`,
@@ -155,18 +192,11 @@ class Scanner {
           seen.add(uid);
           continue;
         }
-        // Policies changed meanwhile: the rest would be scanned (and written) under the old ones.
-        if (interruptible && this.o.policies().generation !== snapshot.generation) return;
-        await this.visit({ ...type, ...object }, { snapshot, policies, seen, keep, tally });
+        if (at.interruptible && this.o.policies().generation !== snapshot.generation) return false;
+        await at.writes.start(() => this.visit({ ...type, ...object }, at));
       }
     }
-    if (full) {
-      this.lastFull = Date.now();
-      for (const uid of this.bases.keys()) if (!seen.has(uid)) this.bases.delete(uid);
-      await this.sweep({ seen, waiting, watched, keep });
-    }
-    this.settle.finished();
-    if (tally.scanned + tally.skipped > 0) this.logPass(tally);
+    return true;
   }
 
   /** Scans the resource unless it was scanned at this resourceVersion already. */

@@ -128,6 +128,8 @@ interface ServeOptions {
   readonly graceSeconds: number;
   /** `--background-scan-interval`: how often the reports controller scans every resource again. */
   readonly backgroundScanIntervalMs: number;
+  /** `--background-scan-workers`: report writes in flight at most during a scan pass. */
+  readonly backgroundScanWorkers: number;
   /** `--event-component-prefix`, `--max-queued-events`, `--omit-events`: Events, with live context (events-setup.ts). */
   readonly events: EventSettings;
   /** `--monitoring-labels`, `--monitoring-max-series`: the monitoring component's series (ADR 0019). */
@@ -263,6 +265,7 @@ function reportsController(o: {
   readonly engine: ReturnType<typeof createEngine>;
   readonly source: PolicySource;
   readonly intervalMs: number;
+  readonly workers: number;
   readonly format: ReportFormat;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
@@ -289,6 +292,7 @@ function reportsController(o: {
         return object === undefined ? undefined : namespaceFacts(object);
       },
       intervalMs: o.intervalMs,
+      writesInFlight: o.workers,
       onLog: (lvl, msg, fields) => o.logger[lvl](fields, `bylaw serve: ${msg}`),
       ...(o.isLeader !== undefined ? { isLeader: o.isLeader } : {}),
     }),
@@ -501,6 +505,7 @@ function componentControllers(p: {
           ...common,
           source,
           intervalMs: o.backgroundScanIntervalMs,
+          workers: o.backgroundScanWorkers,
           format: o.reportFormat,
           isLeader: leaderOf("reports", o.reportsController),
           onScanFailed: backgroundScanFailures(registry),

@@ -18,7 +18,7 @@ import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags
 import { UI_FLAG_OPTIONS, uiFrom } from "./ui-flags.js";
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
-import { REPORT_FLAG_OPTIONS, backgroundScanInterval } from "./report-flags.js";
+import { REPORT_FLAG_OPTIONS, backgroundScanInterval, backgroundScanWorkers } from "./report-flags.js";
 import { SERVICE_ACCOUNT_FLAG_OPTIONS, serviceAccountUsers } from "./service-account-flags.js";
 import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
@@ -262,19 +262,24 @@ function serveOptions(o: {
     evalWorkers: numbers["eval-workers"] ?? 1,
     graceSeconds: numbers["grace-seconds"] ?? 15,
     backgroundScanIntervalMs: numbers["background-scan-interval"] ?? 3_600_000,
+    backgroundScanWorkers: numbers["background-scan-workers"] ?? 8,
   };
 }
 
 /**
- * The number flags, parsed, and `--background-scan-interval` in milliseconds; or what is wrong with
- * one. `--metrics-port off` is left out.
+ * The number flags, parsed, `--background-scan-interval` in milliseconds and
+ * `--background-scan-workers`; or what is wrong with one. `--metrics-port off` is left out.
  */
 function numberFlags(
-  values: Partial<Record<(typeof NUMBER_FLAGS)[number] | "background-scan-interval", string>>,
+  values: Partial<
+    Record<(typeof NUMBER_FLAGS)[number] | "background-scan-interval" | "background-scan-workers", string>
+  >,
   metricsOff: boolean,
 ): Record<string, number> | string {
   const interval = backgroundScanInterval(values);
   if (!interval.ok) return interval.error;
+  const workers = backgroundScanWorkers(values);
+  if (!workers.ok) return workers.error;
   const numbers: Record<string, number> = {};
   for (const k of NUMBER_FLAGS) {
     if (k === "metrics-port" && metricsOff) continue;
@@ -282,7 +287,7 @@ function numberFlags(
     if (!Number.isFinite(n) || n < 0) return `--${k} must be a non-negative number (got ${JSON.stringify(values[k])})`;
     numbers[k] = n;
   }
-  return { ...numbers, "background-scan-interval": interval.value };
+  return { ...numbers, "background-scan-interval": interval.value, "background-scan-workers": workers.value };
 }
 
 /** The checks `--metrics-auth` and `--ui-port` ask for; or what is wrong with one of them. */
