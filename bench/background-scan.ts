@@ -10,16 +10,23 @@
  * same over one rescan where nothing changed (goal: no write).
  *
  * The Pods name a scheduler that does not exist, so they stay Pending and unchanged: a rescan sees
- * exactly what the first scan saw. Run: `npm run build && node dist/bench/background-scan.js`.
+ * exactly what the first scan saw. The reports controller may list the pod controllers too (the
+ * policies' autogen kinds; there are none), so it does not retry forbidden lists meanwhile. Bylaw's
+ * CPU is also printed per thread (main, evaluation worker, V8's GC helpers, libuv). `BENCH_SCAN_WORKERS`
+ * sets `--background-scan-workers`; `BENCH_BYLAW_ARGS` adds flags (`--omit-events PolicyViolation` shows
+ * what the Events cost). Run: `npm run build && node dist/bench/background-scan.js`.
  */
 import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, kubectlOk, startCluster, stopCluster, type Cluster } from "../test/cluster/cluster-harness.js";
 import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
 import { bylawPid, createNamespace, loadNote } from "./cluster/cluster-steps.js";
+import { cpuSeconds, threadCpu, threadCpuDelta } from "./cluster/process-cpu.js";
 
 const PODS = Number(process.env["BENCH_PODS"] ?? 10_000);
 const INTERVAL_S = Number(process.env["BENCH_SCAN_INTERVAL_S"] ?? 120);
+/** `--background-scan-workers` (reports written at once); Bylaw's default when unset. */
+const WORKERS = process.env["BENCH_SCAN_WORKERS"];
 const NAMESPACES = Math.max(1, Math.ceil(PODS / 1000));
 const POLICIES = join("deploy", "components", "policy-set-pss-restricted", "policies");
 const GRANT = `apiVersion: rbac.authorization.k8s.io/v1
@@ -30,14 +37,15 @@ metadata:
     rbac.kyverno.io/aggregate-to-reports-controller: "true"
 rules:
   - apiGroups: [""]
-    resources: [pods]
+    resources: [pods, replicationcontrollers]
+    verbs: [get, list, watch]
+  - apiGroups: [apps]
+    resources: [daemonsets, deployments, replicasets, statefulsets]
+    verbs: [get, list, watch]
+  - apiGroups: [batch]
+    resources: [jobs, cronjobs]
     verbs: [get, list, watch]
 `;
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function hwmMiB(pid: number): number {
   const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -48,17 +56,21 @@ function etcdDbMiB(cluster: Cluster): number {
   return statSync(join(cluster.dir, "etcd", "member", "snap", "db")).size / 1024 / 1024;
 }
 
-/** Writes (not GET, LIST or WATCH) the API server has answered on wgpolicyk8s.io reports. */
-async function reportWrites(api: ApiClient): Promise<number> {
+/** Writes (not GET, LIST or WATCH) the API server has answered in an API group: wgpolicyk8s.io (reports), events.k8s.io. */
+async function writesIn(api: ApiClient, group: string): Promise<number> {
   const text = (await api.call("GET", "/metrics")).body;
   let sum = 0;
   for (const line of text.split("\n")) {
-    if (!line.startsWith("apiserver_request_total{") || !line.includes('group="wgpolicyk8s.io"')) continue;
+    if (!line.startsWith("apiserver_request_total{") || !line.includes(`group="${group}"`)) continue;
     const verb = /verb="([A-Z]+)"/.exec(line)?.[1] ?? "";
     if (["GET", "LIST", "WATCH"].includes(verb)) continue;
     sum += Number(line.slice(line.lastIndexOf(" ") + 1));
   }
   return sum;
+}
+
+function reportWrites(api: ApiClient): Promise<number> {
+  return writesIn(api, "wgpolicyk8s.io");
 }
 
 /** The reports controller's "scan pass done" log lines: resources scanned and skipped, caches' JSON bytes, heap and RSS. */
@@ -105,24 +117,39 @@ function pod(n: number): Record<string, unknown> {
 interface Figures {
   readonly wallSeconds: number;
   readonly cpuSeconds: number;
+  /** Bylaw's CPU seconds per thread name over the same window. */
+  readonly threads: string;
   readonly writes: number;
+  /** Events Bylaw wrote (events.k8s.io; Kyverno's PolicyViolation Events of the scan's failures, bounded by --max-queued-events). */
+  readonly eventWrites: number;
   readonly etcdMiB: number;
 }
 
 async function measure(cluster: Cluster, api: ApiClient, until: () => Promise<boolean>): Promise<Figures> {
   const pid = bylawPid(cluster);
-  const [cpu0, writes0, t0] = [cpuSeconds(pid), await reportWrites(api), Date.now()];
+  const [cpu0, threads0, writes0, events0, t0] = [
+    cpuSeconds(pid),
+    threadCpu(pid),
+    await reportWrites(api),
+    await writesIn(api, "events.k8s.io"),
+    Date.now(),
+  ];
   await eventually("the scan to finish", 60 * 60_000, async () => ((await until()) ? true : undefined));
   return {
     wallSeconds: (Date.now() - t0) / 1000,
     cpuSeconds: cpuSeconds(pid) - cpu0,
+    threads: threadCpuDelta(threads0, threadCpu(pid)),
     writes: (await reportWrites(api)) - writes0,
+    eventWrites: (await writesIn(api, "events.k8s.io")) - events0,
     etcdMiB: etcdDbMiB(cluster),
   };
 }
 
 async function main(): Promise<void> {
-  process.env["BYLAW_CLUSTER_BYLAW_ARGS"] = `--reports-controller --background-scan-interval ${INTERVAL_S}s`;
+  process.env["BYLAW_CLUSTER_BYLAW_ARGS"] =
+    `--reports-controller --background-scan-interval ${INTERVAL_S}s` +
+    (WORKERS !== undefined ? ` --background-scan-workers ${WORKERS}` : "") +
+    (process.env["BENCH_BYLAW_ARGS"] !== undefined ? ` ${process.env["BENCH_BYLAW_ARGS"]}` : "");
   const cluster = await startCluster(90 * 60_000, undefined, { withBylaw: true });
   const api = apiClient(cluster.dir, 32);
   try {
@@ -158,17 +185,21 @@ async function main(): Promise<void> {
       return true;
     });
     const pid = bylawPid(cluster);
-    console.log(`background scan, ${PODS} Pods x ${files.length} pss-restricted policies (Audit); ${loadNote()}`);
-    console.log(`| | wall s | Bylaw CPU s | report writes | etcd db MiB |`);
-    console.log(`|---|---|---|---|---|`);
-    console.log(`| before | | | | ${etcdBefore.toFixed(1)} |`);
+    console.log(
+      `background scan, ${PODS} Pods x ${files.length} pss-restricted policies (Audit), --background-scan-workers ${WORKERS ?? "default"}${process.env["BENCH_BYLAW_ARGS"] !== undefined ? `, ${process.env["BENCH_BYLAW_ARGS"]}` : ""}; ${loadNote()}`,
+    );
+    console.log(`| | wall s | Bylaw CPU s | report writes | Event writes | etcd db MiB |`);
+    console.log(`|---|---|---|---|---|---|`);
+    console.log(`| before | | | | | ${etcdBefore.toFixed(1)} |`);
     for (const [label, f] of [
       ["first scan", first],
       [`rescan (${INTERVAL_S} s interval, nothing changed)`, rescan],
     ] as const)
       console.log(
-        `| ${label} | ${f.wallSeconds.toFixed(1)} | ${f.cpuSeconds.toFixed(1)} | ${f.writes} | ${f.etcdMiB.toFixed(1)} |`,
+        `| ${label} | ${f.wallSeconds.toFixed(1)} | ${f.cpuSeconds.toFixed(1)} | ${f.writes} | ${f.eventWrites} | ${f.etcdMiB.toFixed(1)} |`,
       );
+    console.log(`Bylaw CPU by thread, first scan: ${first.threads}`);
+    console.log(`Bylaw CPU by thread, rescan: ${rescan.threads}`);
     console.log(`Bylaw peak RSS (VmHWM): ${hwmMiB(pid).toFixed(0)} MiB`);
     console.log("scan passes (the reports controller's log):");
     for (const line of passLines(cluster)) console.log(`  ${line}`);

@@ -10,7 +10,6 @@
  *
  * Run: `npm run bench:generate` (or `npm run build && node dist/bench/generate-throughput.js`).
  */
-import { readFileSync } from "node:fs";
 import {
   eventually,
   kubectlOk,
@@ -21,6 +20,7 @@ import {
 } from "../test/cluster/cluster-harness.js";
 import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
 import { createNamespace, loadNote } from "./cluster/cluster-steps.js";
+import { cpuSeconds } from "./cluster/process-cpu.js";
 import { GENERATE_AS_BACKGROUND, GENERATE_AS_BACKGROUND_ARGS } from "../test/cluster/generate-as-background.js";
 
 const NAMESPACES = Number(process.env["BENCH_NAMESPACES"] ?? 500);
@@ -72,11 +72,6 @@ spec:
           namespace: default
           name: regcred
 `;
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** The bench's Namespaces that have their generated Secret. */
 async function generatedCount(api: ApiClient): Promise<number> {
