@@ -49,3 +49,24 @@ test("a GET and a write still answer while more watches are open than the client
     await new Promise((r) => api.server.close(r));
   }
 });
+
+test("a client made withRateLimit has its own request budget: it answers while the parent's is spent", async () => {
+  const api = await fakeApiServer();
+  // One request, then one every 5 s.
+  const parent = new KubeClient({ connection: { server: api.url, ca: api.ca, origin: "test" }, qps: 0.2, burst: 1 });
+  const child = parent.withRateLimit({ qps: 1000, burst: 1000 });
+  try {
+    await parent.sendJson("POST", "/apis/x/v1/things", {});
+    let parentDone = false;
+    const second = parent.sendJson("POST", "/apis/x/v1/things", {}).then(() => (parentDone = true));
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) await child.sendJson("POST", "/apis/x/v1/things", {});
+    assert.ok(Date.now() - started < 2000, `the child's 5 writes took ${Date.now() - started} ms`);
+    assert.equal(parentDone, false, "the parent's second write still waits for its budget");
+    await second;
+  } finally {
+    parent.close();
+    api.server.closeAllConnections();
+    await new Promise((r) => api.server.close(r));
+  }
+});

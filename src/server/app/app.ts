@@ -259,6 +259,11 @@ function generatedEvents(
     );
 }
 
+/** Kyverno's reports controller's client limits (cmd/reports-controller: --clientRateLimitQPS 300, burst 300). */
+const REPORTS_RATE_LIMIT = { qps: 300, burst: 300 } as const;
+/** Kyverno's Events client limits (--eventsRateLimitQPS 1000, --eventsRateLimitBurst 2000). */
+const EVENTS_RATE_LIMIT = { qps: 1000, burst: 2000 } as const;
+
 /** The reports controller (background scans, one PolicyReport per resource): with policies from the cluster, writing on the leader. */
 function reportsController(o: {
   readonly live: LiveContext;
@@ -284,7 +289,7 @@ function reportsController(o: {
       },
       onReconciled: o.onReconciled,
       format: o.format,
-      client: o.live.client,
+      client: o.live.client.withRateLimit(REPORTS_RATE_LIMIT),
       engine: o.engine,
       policies: () => o.source.current(),
       namespace: (ns) => {
@@ -671,7 +676,9 @@ export async function startServe(
   const runner = workerPool(o, now, live, logger);
   // Events (kyverno-admission, kyverno-generate, …) go to the API server through one bounded queue.
   const events =
-    live !== undefined ? setUpEvents({ client: live.client, settings: o.events, registry, logger }) : undefined;
+    live !== undefined
+      ? setUpEvents({ client: live.client.withRateLimit(EVENTS_RATE_LIMIT), settings: o.events, registry, logger })
+      : undefined;
   const { generate, cleanup, reports } = componentControllers({
     o,
     live,
