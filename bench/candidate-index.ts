@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { createEngine, type JsonObject } from "../src/engine/index.js";
+import { createEngine, kyvernoCompiledRules, type JsonObject } from "../src/engine/index.js";
 import { fakePorts } from "../test/support/fake-ports.js";
 import type { AdmissionDeps } from "../src/server/admission/deps.js";
 import { AdmissionPlans } from "../src/server/admission/plans.js";
@@ -91,7 +91,7 @@ function run(policies: readonly JsonObject[], indexed: boolean, mix: ReturnType<
       index.policies.forEach((p, i) => {
         if (mask[i] === 1) {
           reached++;
-          rulesReached += p.rules.length;
+          rulesReached += kyvernoCompiledRules(p).length;
         }
       });
     }

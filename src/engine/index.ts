@@ -94,6 +94,7 @@ export {
   hasMutateRules,
   hasValidateRules,
   kyvernoRulesOf,
+  kyvernoCompiledRules,
   compiledAction,
   policySpec,
   type CompiledPolicy,
@@ -148,11 +149,7 @@ export { kyvernoFunctions } from "./jmespath/functions/kyverno/index.js";
 
 // CEL in Kyverno's environment (ADR 0010), for `bylaw cel`.
 export { createCel, fromCel, toCel, type CelActivation, type CelEngine } from "./cel/index.js";
-export {
-  isValidatingPolicy,
-  type CompiledValidatingPolicy,
-  type ResourceRule as CelResourceRule,
-} from "./cel/validating-policy/index.js";
+export { type CompiledValidatingPolicy, type ResourceRule as CelResourceRule } from "./cel/validating-policy/index.js";
 export { celAutogenStatus } from "./cel/autogen-status.js";
 // Kubernetes' name validations (apimachinery), for names the server writes into webhook configurations.
 export { dns1123Subdomain, qualifiedName } from "./cel/libraries/name-validation.js";

@@ -191,7 +191,10 @@ export function policyUsesNetworkCalls(policy: CompiledPolicy): boolean {
     // An ImageValidatingPolicy reads signatures, attestations and digests from registries.
     policy.language === "image-validating" ||
     usesNetworkCalls(policy.document as unknown as JsonValue) ||
-    policy.rules.some((r) => r.cel !== undefined && programsCallNetwork(r.cel, 0, new Set()))
+    (policy.language === "kyverno"
+      ? policy.rules.some((r) => r.cel !== undefined && programsCallNetwork(r.cel, 0, new Set()))
+      : policy.language === "cel" &&
+        policy.validating.programs.some((p) => programsCallNetwork(p.program, 0, new Set())))
   );
 }
 

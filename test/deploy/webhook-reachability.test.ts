@@ -8,6 +8,7 @@
  * would never run: a Pod it forbids would be allowed. When the Deployment registers its webhooks
  * (--register), the webhooks checked are the ones registration builds for that policy set.
  */
+import { kyvernoCompiledRules } from "../../src/engine/index.js";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -161,7 +162,8 @@ function kindsNeeded(policy: CompiledPolicy): WebhookKind[] {
   if (!appliesAtAdmission(policy)) return [];
   const kinds: WebhookKind[] = [];
   if (hasValidateRules(policy)) kinds.push("validate");
-  if (policy.rules.some((r) => r.rule.mutate !== undefined && !isMutateExisting(r))) kinds.push("mutate");
+  if (kyvernoCompiledRules(policy).some((r) => r.rule.mutate !== undefined && !isMutateExisting(r)))
+    kinds.push("mutate");
   return kinds;
 }
 

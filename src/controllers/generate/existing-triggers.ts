@@ -6,6 +6,7 @@
  * background mode (user info is ignored); what matches is run by the controller like any request.
  */
 import {
+  kyvernoCompiledRules,
   type CompiledPolicy,
   createEngine,
   type Engine,
@@ -35,7 +36,7 @@ export const NOT_READ: ExistingResources = {
 /** The rules of `policy` that generate for existing triggers. */
 export function generateExistingRules(policy: CompiledPolicy): string[] {
   const fallback = (policy.document.spec as JsonObject)["generateExisting"] === true;
-  return policy.rules
+  return kyvernoCompiledRules(policy)
     .filter((r) => {
       const g = r.rule.generate;
       if (!isObject(g)) return false;
@@ -56,7 +57,7 @@ function matchKinds(policy: CompiledPolicy, rules: readonly string[]): string[] 
 /** The kinds a rule matches, as written, wildcard forms (`*`, or `*` as the group, version or kind) included. */
 export function writtenKinds(policy: CompiledPolicy, rules: readonly string[]): string[] {
   const out = new Set<string>();
-  for (const compiled of policy.rules) {
+  for (const compiled of kyvernoCompiledRules(policy)) {
     if (!rules.includes(compiled.name)) continue;
     const match = (compiled.rule as unknown as JsonObject)["match"];
     if (!isObject(match)) continue;
@@ -186,7 +187,7 @@ function workFor(policy: CompiledPolicy, object: Resource, rules: readonly strin
   return {
     policy: policyKeyOf(policy),
     rules: rules.map((rule) => {
-      const g = policy.rules.find((r) => r.name === rule)?.rule.generate;
+      const g = kyvernoCompiledRules(policy).find((r) => r.name === rule)?.rule.generate;
       return { rule, synchronize: isObject(g) && g["synchronize"] === true, deleteDownstream: false };
     }),
     trigger: {

@@ -7,7 +7,7 @@
  * `evaluation.orphanDownstreamOnPolicyDelete` is not enabled; its kinds are those it would generate
  * for the triggers that exist now (generating-existing.ts).
  */
-import { type CompiledPolicy, isObject, type Resource } from "../../engine/index.js";
+import { kyvernoCompiledRules, type CompiledPolicy, isObject, type Resource } from "../../engine/index.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import type { KindPaths } from "./kind-paths.js";
 import { writtenKinds } from "./run-update-request.js";
@@ -33,7 +33,7 @@ function madeBy(item: Resource, policy: CompiledPolicy, rule: string): boolean {
 export function rulesDeletedWithPolicy(policy: CompiledPolicy): string[] {
   if (policy.language === "generating")
     return policy.generating.synchronize && !policy.generating.orphanDownstreamOnPolicyDelete ? [""] : [];
-  return policy.rules
+  return kyvernoCompiledRules(policy)
     .filter((r) => {
       const g = r.rule.generate;
       return isObject(g) && g["synchronize"] === true && g["orphanDownstreamOnPolicyDelete"] !== true;

@@ -4,6 +4,7 @@
  * answer is what the request's status becomes; a write the API server refuses is named in it.
  */
 import {
+  kyvernoCompiledRules,
   type AnyCompiledException,
   type CompiledPolicy,
   downstreamRuleLabel,
@@ -135,7 +136,7 @@ export function writtenKinds(
   rules: readonly string[],
 ): { apiVersion: string; kind: string }[] {
   const out: { apiVersion: string; kind: string }[] = [];
-  for (const compiled of policy?.rules ?? []) {
+  for (const compiled of policy === undefined ? [] : kyvernoCompiledRules(policy)) {
     const g = compiled.rule.generate;
     if (!isObject(g) || !rules.includes(compiled.name)) continue;
     for (const block of [g, ...(Array.isArray(g["foreach"]) ? g["foreach"].filter(isObject) : [])]) {

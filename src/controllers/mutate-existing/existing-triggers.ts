@@ -6,6 +6,7 @@
  * namespaced Policy's in its namespace only) and matched by the engine in background mode.
  */
 import {
+  kyvernoCompiledRules,
   type CompiledPolicy,
   err,
   type ExistingResources,
@@ -37,7 +38,7 @@ const NOT_READ: ExistingResources = {
 /** The mutate-existing rules of `policy` that run when the policy appears or changes. */
 export function mutateOnPolicyUpdateRules(policy: CompiledPolicy): string[] {
   const fallback = (policy.document.spec as JsonObject)["mutateExistingOnPolicyUpdate"] === true;
-  return policy.rules
+  return kyvernoCompiledRules(policy)
     .filter((r) => {
       if (!isMutateExisting(r) || r.autogenOf !== undefined) return false;
       const own = r.rule.mutate?.["mutateExistingOnPolicyUpdate"];

@@ -12,6 +12,7 @@
  * - `validatingadmissionpolicy`: `{generated: false, message: ""}` (Bylaw generates none).
  */
 import {
+  kyvernoCompiledRules,
   cloneJson,
   type CompiledPolicy,
   isObject,
@@ -121,7 +122,7 @@ export function desiredStatus(
     ...(outcome.generation !== undefined ? { observedGeneration: outcome.generation } : {}),
   };
   const others = conditions.filter((c) => !(isObject(c) && c["type"] === READY));
-  const autogen = (outcome.compiled?.rules ?? [])
+  const autogen = (outcome.compiled === undefined ? [] : kyvernoCompiledRules(outcome.compiled))
     .filter((r) => r.name.startsWith("autogen-"))
     .map((r) => cloneJson(r.rule as unknown as JsonValue));
   return {

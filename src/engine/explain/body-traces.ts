@@ -8,7 +8,6 @@
  */
 import { err } from "../api/result.js";
 import type { ExistingResources } from "../generate/index.js";
-import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
 import { evaluationOf } from "../kinds/evaluation.js";
 import type { PreparedRequest } from "../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../pipeline/types.js";
@@ -69,19 +68,23 @@ function tracedPolicy(
     return r;
   };
   switch (policy.language) {
-    case "kyverno":
-    case "cel": {
+    case "kyverno": {
       if (!policy.rules.some((r) => r.cel !== undefined)) return undefined;
       const rules = policy.rules.map((rule): CompiledRule => {
         if (rule.cel === undefined) {
           bodies.push(undefined);
           return rule;
         }
-        const labels =
-          policy.language === "kyverno" ? CEL_RULE_LABELS : isAdmissionPolicy(rule.cel) ? ADMISSION_LABELS : {};
-        return { ...rule, cel: tracedBody(rule.cel, recorder(), labels) };
+        return { ...rule, cel: tracedBody(rule.cel, recorder(), CEL_RULE_LABELS) };
       });
       return { policy: { ...policy, rules }, bodies };
+    }
+    case "cel": {
+      const programs = policy.validating.programs.map((p) => ({
+        ...p,
+        program: tracedBody(p.program, recorder(), p.program.kind === "admission-policy" ? ADMISSION_LABELS : {}),
+      }));
+      return { policy: { ...policy, validating: { ...policy.validating, programs } }, bodies };
     }
     case "mutating": {
       // A MutatingAdmissionPolicy's one body: matchConditions, variables and mutations, once per binding that ran.

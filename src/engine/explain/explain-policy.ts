@@ -16,10 +16,9 @@ import { loadContextEntries } from "../context/load-entries.js";
 import { splitVariableKey } from "../context/variable-key.js";
 import { exceptionCovers, exceptionPolicyKey, type CompiledException } from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
-import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
-import { EXCEPTION_RULE, isValidatingPolicy } from "../cel/validating-policy/index.js";
+import { EXCEPTION_RULE } from "../cel/validating-policy/index.js";
 import { celExceptionsConsidered } from "./cel-exceptions.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { kyvernoCompiledRules, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { verdictDecision, type MatchDecision, type MatchRequest } from "../match/index.js";
 import { policyMatchOf, type PolicyMatch } from "../kinds/policy-match.js";
 import type { CompiledMutatingAdmissionPolicy } from "../cel/mutating-admission-policy/index.js";
@@ -64,18 +63,16 @@ export function explainPolicy(
   const traces = traceBodies(policy, runs, env);
   const patches = phases.includes("mutate") ? rulePatches(policy, mutateRequest, env) : NO_PATCHES;
   const left = [...results];
-  const rules: RuleExplanation[] = policy.rules.map((rule, i) => {
+  const rules: RuleExplanation[] = kyvernoCompiledRules(policy).map((rule, i) => {
     const match = rule.matcher.explain(req);
-    // A CEL policy's bodies (its own and its autogen copies) are all named "": a body that matched takes the next.
-    // A ValidatingPolicy's exemption by a PolicyException is its body's result, under Kyverno's rule name "exception".
-    const own = left.filter((r) => r.rule === rule.name || (rule.name === "" && r.rule === EXCEPTION_RULE));
-    const mine = rule.name === "" ? (match.matched ? own.slice(0, 1) : []) : own;
+    const mine = left.filter((r) => r.rule === rule.name);
     for (const r of mine) left.splice(left.indexOf(r), 1);
     if (!match.matched) return { rule: rule.name, match, results: mine };
     const explained = explainMatched({ policy, rule, prepared, env }, match, mine);
     const patch = patches.get(rule.name);
     return withTrace({ ...explained, ...(patch !== undefined ? { patch } : {}) }, traces?.bodies[i]);
   });
+  rules.push(...explainPrograms(policy, req, left, traces));
   rules.push(...explainBodies({ policy, head, req, left }, traces));
   // A MutatingPolicy's (or MutatingAdmissionPolicy's) patch is its body's that passed (the policy patches as one).
   const mutated = traces?.responses.mutate?.patchedResource;
@@ -101,6 +98,30 @@ export function explainPolicy(
   };
 }
 
+/**
+ * A ValidatingPolicy's or ValidatingAdmissionPolicy's programs (its own, then its autogen copies):
+ * each explained by its match and the trace of its evaluation. A ValidatingPolicy's programs are all
+ * named "": a program that matched takes the next result; its exemption by a PolicyException is its
+ * result, under Kyverno's rule name "exception".
+ */
+function explainPrograms(
+  policy: CompiledPolicy,
+  req: MatchRequest,
+  left: RuleResult[],
+  traces: BodyTraces | undefined,
+): RuleExplanation[] {
+  if (policy.language !== "cel") return [];
+  return policy.validating.programs.map((program, i) => {
+    const name = program.resultName;
+    const match = program.matcher.explain(req);
+    const own = left.filter((r) => r.rule === name || (name === "" && r.rule === EXCEPTION_RULE));
+    const mine = name === "" ? (match.matched ? own.slice(0, 1) : []) : own;
+    for (const r of mine) left.splice(left.indexOf(r), 1);
+    const row: RuleExplanation = { rule: name, match, results: mine };
+    return match.matched ? withTrace(row, traces?.bodies[i]) : row;
+  });
+}
+
 interface BodyRows {
   readonly policy: CompiledPolicy;
   readonly head: PolicyMatch;
@@ -121,7 +142,7 @@ function explainBodies(rows: BodyRows, traces: BodyTraces | undefined): RuleExpl
   const matches =
     ap !== undefined
       ? [admissionMatch(ap, req)]
-      : policy.rules.length === 0 && head.language === "cel"
+      : policy.language !== "kyverno" && policy.language !== "cel" && head.language === "cel"
         ? head.constraints.map((c) => verdictDecision(c.decide(req), "spec.matchConstraints"))
         : [];
   return matches.map((match, i) => {
@@ -190,8 +211,6 @@ function explainMatched(
     base: prepared.base(policy.usesImages),
   };
   const base = { rule: rule.name, match, results };
-  // A CEL policy's body is explained by the trace of its evaluation (body-traces.ts) alone.
-  if (rule.cel !== undefined && (isValidatingPolicy(rule.cel) || isAdmissionPolicy(rule.cel))) return base;
   return { ...base, ...explainSteps(run, results[0]) };
 }
 

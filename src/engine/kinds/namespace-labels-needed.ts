@@ -15,7 +15,7 @@ import type { MatchRequest } from "../match/index.js";
 import { resourceKind } from "../api/resource.js";
 import type { RuleType } from "../api/rule-result.js";
 import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
-import { type CompiledBinding, isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import type { CompiledBinding } from "../cel/admission-policy/index.js";
 import { type PreparedRequest, prepareRequest } from "../pipeline/prepared-request.js";
 import type { EngineRequest } from "../pipeline/types.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
@@ -101,13 +101,13 @@ function ownConstraints(policy: CompiledPolicy, head: readonly CompiledConstrain
 function bindingsOf(policy: CompiledPolicy): readonly CompiledBinding[] {
   if (policy.language === "mutating") return policy.mutatingAdmission?.bindings ?? [];
   if (policy.language !== "cel") return [];
-  const cel = policy.rules[0]?.cel;
-  return cel !== undefined && isAdmissionPolicy(cel) ? cel.bindings : [];
+  const program = policy.validating.programs[0]?.program;
+  return program?.kind === "admission-policy" ? program.bindings : [];
 }
 
 /** The rule name a kind's results carry: a Kubernetes admission policy's name, `""` for Kyverno's CEL kinds. */
 function resultName(policy: CompiledPolicy): string {
-  if (policy.language === "cel") return policy.rules[0]?.name ?? "";
+  if (policy.language === "cel") return policy.validating.programs[0]?.resultName ?? "";
   if (policy.language === "mutating") return policy.mutatingAdmission?.policyName ?? "";
   return "";
 }

@@ -8,8 +8,6 @@
  * - `none`: no matcher of its own: every request in the policy's scope (a kind Bylaw does not run,
  *   whose body answers every resource in its scope with an error, so that it is never silently skipped).
  */
-import { isAdmissionPolicy } from "../cel/admission-policy/index.js";
-import { isValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 
@@ -36,22 +34,15 @@ export function policyMatchOf(policy: CompiledPolicy): PolicyMatch {
     case "deleting":
       return { language: "cel", constraints: [policy.deleting.constraints] };
     case "cel":
-      // A CEL body still sits in rules named "" (ADR 0005 step 3).
-      return ruleConstraints(policy.rules);
+      return {
+        language: "cel",
+        constraints: policy.validating.programs.map((p) =>
+          p.program.kind === "admission-policy" ? p.program.body.constraints : p.program.constraints,
+        ),
+      };
     case "unsupported":
       return NONE;
   }
-}
-
-function ruleConstraints(rules: readonly CompiledRule[]): PolicyMatch {
-  const constraints: CompiledConstraints[] = [];
-  for (const r of rules) {
-    if (r.cel === undefined) return NONE;
-    if (isValidatingPolicy(r.cel)) constraints.push(r.cel.constraints);
-    else if (isAdmissionPolicy(r.cel)) constraints.push(r.cel.body.constraints);
-    else return NONE;
-  }
-  return constraints.length === 0 ? NONE : { language: "cel", constraints };
 }
 
 /**

@@ -6,7 +6,12 @@
 import type { FailureAction, FailureActionOverride } from "../api/policy.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { evaluateSelector } from "../match/index.js";
-import { compiledAction, type CompiledPolicy } from "../policy/compiled-policy.js";
+import {
+  kyvernoCompiledRules,
+  compiledAction,
+  type CompiledPolicy,
+  type CompiledRule,
+} from "../policy/compiled-policy.js";
 import { verifyImagesAction } from "../policy/static-action.js";
 import { wildcardMatch } from "../values/wildcard.js";
 
@@ -16,12 +21,12 @@ export function effectiveAction(
   namespace: string,
   namespaceLabels: Readonly<Record<string, string>> = {},
 ): "Audit" | "Enforce" {
-  const rules = policy.rules;
-  let compiled: CompiledPolicy["rules"][number] | undefined;
+  const rules = kyvernoCompiledRules(policy);
+  let compiled: CompiledRule | undefined;
   for (let i = 0; i < rules.length && compiled === undefined; i++) if (rules[i]?.name === ruleName) compiled = rules[i];
   // Most rules' action is known at compile time (no overrides that depend on the namespace).
   if (compiled?.action !== undefined) return compiled.action;
-  // The other languages decide their action at compile time (a CEL kind into its rules, an unsupported kind into its body).
+  // The other languages decide their action at compile time, into their bodies.
   if (policy.language !== "kyverno") return compiledAction(policy) ?? "Audit";
   const v = compiled?.rule.validate;
   const action =

@@ -12,6 +12,7 @@ import { evaluateList, withElement } from "../foreach/evaluate-list.js";
 import type { GeneratedResource } from "../api/generated-resource.js";
 import { generateResources, type ExistingResources } from "../generate/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -31,7 +32,7 @@ export function generatePolicy(
   if (request.operation === "DELETE") return { policy, resource: request.subject, rules: results };
   const conditions = policyMatchConditions(policy, request, base);
   if (conditions.kind === "no-match") return { policy, resource: trigger, rules: results };
-  for (const compiled of policy.rules) {
+  for (const compiled of kyvernoCompiledRules(policy)) {
     const generate = compiled.rule.generate;
     if (generate === undefined) continue;
     if (!ruleMatches(compiled, matchRequestFor(policy, trigger, request))) continue;

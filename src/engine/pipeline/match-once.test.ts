@@ -1,4 +1,5 @@
 /** Matchers shared by rules written alike decide once per request, and every rule still gets its own answer. */
+import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
@@ -26,7 +27,11 @@ describe("validate: one match decision per request for rules written alike", () 
         { name: "r", match: pods, exclude: { any: [{ resources: { names: ["web"] } }] }, validate },
       ]),
     );
-    assert.equal(plain.rules[0]?.matcher, same.rules[0]?.matcher, "the matcher is shared");
+    assert.equal(
+      kyvernoCompiledRules(plain)[0]?.matcher,
+      kyvernoCompiledRules(same)[0]?.matcher,
+      "the matcher is shared",
+    );
     const request: EngineRequest = {
       resource: pod({ name: "web", labels: {} }),
       operation: "CREATE",

@@ -57,7 +57,11 @@ export function matchContext(req: MatchRequest): MatchContext {
  * alone). A rule whose kinds rule the request out is answered first, without the memo.
  */
 export function ruleMatchesOnce(compiled: CompiledRule, ctx: MatchContext): boolean {
-  const matcher = compiled.matcher;
+  return matchesOnce(compiled.matcher, ctx);
+}
+
+/** Whether `matcher` selects the context's request, decided once per match request (`ruleMatchesOnce`). */
+export function matchesOnce(matcher: CompiledMatch, ctx: MatchContext): boolean {
   if (matcher.kinds !== undefined && !matcher.kinds.includes(ctx.req.gvk.kind)) return false;
   let decision = ctx.decided.get(matcher);
   if (decision === undefined) {

@@ -12,6 +12,7 @@ import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
 import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
@@ -42,7 +43,7 @@ export function mutatePolicy(
     return { policy, resource: request.request.resource, rules: results, patchedResource: current };
   // verifyImages rules run after every mutate rule (see verifyImageRules).
   let matchReq = matchRequestFor(policy, current, request);
-  for (const compiled of policy.rules) {
+  for (const compiled of kyvernoCompiledRules(policy)) {
     if (compiled.rule.mutate === undefined) continue;
     if (matchReq.resource !== current) matchReq = matchRequestFor(policy, current, request);
     if (!ruleMatches(compiled, matchReq)) continue;
@@ -79,7 +80,7 @@ export function mutatePolicy(
     const { result, resource } = mutateGuarded(run, current);
     results.push(result);
     current = resource;
-    if (policy.applyRules === "One" && result.status === "pass") break;
+    if (policy.language === "kyverno" && policy.applyRules === "One" && result.status === "pass") break;
   }
   current = verifyImageRules(policy, request, env, {
     base,
@@ -109,7 +110,7 @@ function verifyImageRules(
 ): Resource {
   const { base, resource, results, conditionsError } = state;
   let current = resource;
-  for (const compiled of policy.rules) {
+  for (const compiled of kyvernoCompiledRules(policy)) {
     if (
       compiled.rule.verifyImages === undefined ||
       compiled.rule.validate !== undefined ||

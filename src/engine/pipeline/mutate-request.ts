@@ -8,6 +8,7 @@ import type { Resource } from "../api/resource.js";
 import type { ExistingResources } from "../generate/index.js";
 import { createJsonPatch, type JsonPatchOp } from "../mutate/json-patch/index.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
 import { mutatePolicy } from "./mutate-policy.js";
 import { PreparedRequest } from "./prepared-request.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./types.js";
@@ -29,7 +30,7 @@ export function mutateRequest(
   let current = request.resource;
   for (const policy of policies) {
     // The rules, not the head's phases: the mutating webhook's plan passes policies with their mutate-existing rules left out.
-    if (!policy.rules.some((r) => r.rule.mutate !== undefined)) continue;
+    if (!kyvernoCompiledRules(policy).some((r) => r.rule.mutate !== undefined)) continue;
     const response = mutatePolicy(policy, new PreparedRequest({ ...request, resource: current }), env, existing);
     responses.push(response);
     current = response.patchedResource ?? current;

@@ -16,9 +16,8 @@ import {
   type CompiledException,
 } from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
-import { isValidatingPolicy } from "../cel/validating-policy/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
-import type { EngineEnv } from "./types.js";
+import type { EngineEnv, EngineRequest } from "./types.js";
 
 type RuleScope =
   | {
@@ -54,12 +53,7 @@ export function ruleScope(run: RuleRun): RuleScope {
   const rule = run.rule.rule;
   const name = run.rule.name;
   // kyverno.io exceptions name ClusterPolicy/Policy rules; the CEL kinds take policies.kyverno.io ones in their own evaluation.
-  const excepted =
-    request.exceptions !== undefined &&
-    request.exceptions.length > 0 &&
-    !(run.rule.cel !== undefined && isValidatingPolicy(run.rule.cel))
-      ? exceptionsFor(run)
-      : [];
+  const excepted = request.exceptions !== undefined && request.exceptions.length > 0 ? exceptionsFor(run) : [];
   const podSecurity = rule.validate?.podSecurity !== undefined && type === "Validation";
   if (excepted.length > 0 && !podSecurity) {
     return {
@@ -88,18 +82,9 @@ export function startScope(run: RuleRun): SubstitutionScope {
   const { policy, env, base } = run;
   const request = run.request.request;
   const operation = run.request.operation;
-  const name = run.rule.name;
-  let data = base;
-  const ruleVars = request.ruleVariables?.(policy.name, name);
-  if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setVariable(data, k, v);
-  const foreachValues = request.ruleForeachValues?.(policy.name, name);
-  // Kyverno's CLI adds the foreach values whenever the rule's context loads, at the current element:
-  // before any foreach runs, the first.
-  if (foreachValues !== undefined)
-    for (const [k, list] of Object.entries(foreachValues))
-      if (list[0] !== undefined) data = setVariable(data, k, list[0]);
+  const foreachValues = request.ruleForeachValues?.(policy.name, run.rule.name);
   return {
-    data,
+    data: ruleStartData(request, { policy: policy.name, rule: run.rule.name, base }),
     jmespath: env.jmespath,
     fnctx: env.fnctx,
     cache: policy.cache,
@@ -107,6 +92,25 @@ export function startScope(run: RuleRun): SubstitutionScope {
     policyNamespace: policy.namespace,
     ...(foreachValues !== undefined ? { foreachValues } : {}),
   };
+}
+
+/**
+ * The data a rule (or a CEL kind's program, whose results name `rule`) starts from: `base` with the
+ * CLI's per-rule values and, as Kyverno's CLI adds them whenever the rule's context loads, at the
+ * current element (before any foreach runs, the first), the foreach values.
+ */
+export function ruleStartData(
+  request: EngineRequest,
+  at: { readonly policy: string; readonly rule: string; readonly base: JsonObject },
+): JsonObject {
+  let data = at.base;
+  const ruleVars = request.ruleVariables?.(at.policy, at.rule);
+  if (ruleVars !== undefined) for (const [k, v] of Object.entries(ruleVars)) data = setVariable(data, k, v);
+  const foreachValues = request.ruleForeachValues?.(at.policy, at.rule);
+  if (foreachValues !== undefined)
+    for (const [k, list] of Object.entries(foreachValues))
+      if (list[0] !== undefined) data = setVariable(data, k, list[0]);
+  return data;
 }
 
 /** The kyverno.io PolicyExceptions that apply to the run's rule and request. */

@@ -9,10 +9,10 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { celExceptionsFor, type AnyCompiledException } from "../exceptions/cel/index.js";
 import { evaluateBody } from "../cel/validating-policy/evaluate.js";
-import { isValidatingPolicy } from "../cel/validating-policy/index.js";
 import { toCel } from "../cel/values.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
+import type { CelValidatingProgram } from "../kinds/validating/body.js";
 
 export interface JsonPayloadRequest {
   readonly payload: JsonObject;
@@ -24,8 +24,16 @@ export interface JsonPayloadRequest {
 
 /** True when the policy runs on JSON payloads (a ValidatingPolicy with evaluation.mode JSON). */
 export function runsOnJson(policy: CompiledPolicy): boolean {
-  const cel = policy.rules[0]?.cel;
-  return cel !== undefined && isValidatingPolicy(cel) && cel.mode === "JSON";
+  return jsonProgram(policy) !== undefined;
+}
+
+/** A JSON-mode ValidatingPolicy's one program (JSON mode has no autogen copies). */
+function jsonProgram(policy: CompiledPolicy): CelValidatingProgram | undefined {
+  if (policy.language !== "cel") return undefined;
+  const first = policy.validating.programs[0];
+  return first !== undefined && first.program.kind === "validating-policy" && first.program.mode === "JSON"
+    ? first
+    : undefined;
 }
 
 export function validateJsonPayload(
@@ -34,15 +42,14 @@ export function validateJsonPayload(
   env: EngineEnv,
 ): PolicyResponse {
   const payload = request.payload;
-  const compiled = policy.rules[0];
-  const cel = compiled?.cel;
-  if (compiled === undefined || cel === undefined || !isValidatingPolicy(cel) || cel.mode !== "JSON")
-    return { policy, resource: payload, rules: [] };
-  if (compiled.unsupported !== undefined)
+  const compiled = jsonProgram(policy);
+  const cel = compiled?.program;
+  if (compiled === undefined || cel?.kind !== "validating-policy") return { policy, resource: payload, rules: [] };
+  if (compiled.failure !== undefined)
     return {
       policy,
       resource: payload,
-      rules: [ruleResult(compiled.name, "Validation", "error", compiled.unsupported)],
+      rules: [ruleResult(compiled.resultName, "Validation", "error", compiled.failure)],
     };
   const ref = { kind: policy.kind, name: policy.name };
   const exceptions = celExceptionsFor(request.exceptions, ref, {

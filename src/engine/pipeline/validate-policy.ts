@@ -7,12 +7,11 @@ import { resourceNamespace, type Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
-import { celRuleInput, evaluateCelRule, forPolicyKinds } from "../cel/validate-rule/index.js";
-import { evaluateValidatingPolicy, isValidatingPolicy } from "../cel/validating-policy/index.js";
-import { evaluateAdmissionPolicy, isAdmissionPolicy } from "../cel/admission-policy/index.js";
+import { celRuleInput, evaluateCelRule, type CelRuleInput } from "../cel/validate-rule/index.js";
+import type { JsonObject } from "../api/json.js";
 import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
-import { celExceptionsFor, isCelException } from "../exceptions/cel/index.js";
+import { isCelException } from "../exceptions/cel/index.js";
 import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
@@ -24,6 +23,7 @@ import { preExistingViolation } from "./pre-existing-violation.js";
 import type { EngineEnv, PolicyResponse } from "./types.js";
 
 export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
+  if (policy.language !== "kyverno") return { policy, resource: request.subject, rules: NO_RESULTS };
   const base = request.base(policy.usesImages);
   const conditions = policyMatchConditions(policy, request, base);
   if (conditions.kind === "no-match") return { policy, resource: request.subject, rules: NO_RESULTS };
@@ -81,6 +81,14 @@ const HAS_CLASSIC_EXCEPTIONS: unique symbol = Symbol("kyverno.io exceptions");
 /** The key of a request's CEL values in its PreparedRequest. */
 const CEL_INPUT: unique symbol = Symbol("validate.cel input");
 
+/**
+ * The request's CEL values (`object`, `oldObject`, `request`, ...) from a rule's data: converted once
+ * per request, whichever rule or CEL kind asks first; validate.cel rules and the CEL kinds share it.
+ */
+export function requestCelInput(request: PreparedRequest, data: JsonObject): CelRuleInput {
+  return request.derived(CEL_INPUT, () => celRuleInput(request.request, data));
+}
+
 function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[] {
   if (results === undefined) return [result];
   results.push(result);
@@ -112,7 +120,8 @@ function evaluateGuarded(run: RuleRun): RuleResult | undefined {
   }
 }
 
-function stackExceeded(rule: string): RuleResult {
+/** The error of a rule (or a CEL kind's program, named `rule` in results) whose evaluation exhausted the stack. */
+export function stackExceeded(rule: string): RuleResult {
   return {
     rule,
     type: "Validation",
@@ -134,30 +143,7 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
     return validateImageRule(run, scope.vars);
   // The rule context's `request` is the request's own, whichever policy asks: converted once per request.
   if (compiled.cel !== undefined) {
-    const input = run.request.derived(CEL_INPUT, () => celRuleInput(run.request.request, scope.vars.data));
-    if (isAdmissionPolicy(compiled.cel))
-      return evaluateAdmissionPolicy(compiled.cel, run.request.matchContext(policy).req, input, {
-        ports: run.env.ports,
-        policyNamespace: "",
-      });
-    if (isValidatingPolicy(compiled.cel)) {
-      const request = run.request.request;
-      const ref = {
-        kind: policy.kind,
-        name: policy.name,
-      };
-      const exceptions = celExceptionsFor(request.exceptions, ref, {
-        now: run.env.ports.clock.nowMillis(),
-        ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}),
-      });
-      return evaluateValidatingPolicy(
-        compiled.cel,
-        run.request.matchContext(policy).req,
-        forPolicyKinds(input, request),
-        { ports: run.env.ports, policyNamespace: policy.namespace },
-        exceptions,
-      );
-    }
+    const input = requestCelInput(run.request, scope.vars.data);
     const namespace = resourceNamespace(run.request.subject);
     return evaluateCelRule(compiled.cel, name, input, (kind, ref) =>
       resolveParams(kind, ref, namespace, run.env.ports.context),

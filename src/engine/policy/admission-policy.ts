@@ -1,9 +1,9 @@
 /**
  * Kubernetes ValidatingAdmissionPolicy (admissionregistration.k8s.io v1, v1beta1) and the
  * ValidatingAdmissionPolicyBindings that name it → the shared compiled-policy model (ADR 0005), as
- * Kyverno's CLI evaluates them (pkg/admissionpolicy; cel/admission-policy/evaluate.ts): one validate
- * rule named after the policy (Kyverno's VAP results carry the policy's name as the rule's) that
- * holds every binding in the order given and gives one result per resource. It matches where the
+ * Kyverno's CLI evaluates them (pkg/admissionpolicy; cel/admission-policy/evaluate.ts): a `validating`
+ * body of one program, whose results are named after the policy (Kyverno's VAP results carry the
+ * policy's name as the rule's), that holds every binding in the order given and gives one result per resource. It matches where the
  * policy's matchConstraints do when no binding names it (Kyverno's CLI evaluates such a policy; the
  * API server would not), else where any binding's matchResources do. Its action is Enforce when no
  * binding names it or one holds Deny, else Audit; each result carries its binding's. The policy's
@@ -13,7 +13,6 @@
  * field fails the load.
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
-import type { Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
 import { PatternCache } from "../pattern/index.js";
@@ -23,7 +22,7 @@ import { compileBody } from "../cel/validating-policy/compile-body.js";
 import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } from "../cel/admission-policy/index.js";
 import type { ParamKindRef } from "../cel/params/index.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
-import type { CompiledRule, UnsourcedPolicy } from "./compiled-policy.js";
+import type { UnsourcedPolicy } from "./compiled-policy.js";
 import { verdictMatcher } from "../match/index.js";
 
 const MATCHED = { kind: "match" } as const;
@@ -72,7 +71,6 @@ export function compileAdmissionPolicy(
   if (problems.length > 0) return { ok: false, problems };
   const body = compileBody(spec, name, env.cel?.() ?? createCel(), "", KIND);
   if (!body.ok) return body;
-  const rule: Rule = { name, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
   const cel: CompiledAdmissionPolicy = {
     kind: "admission-policy",
     policyName: name,
@@ -91,32 +89,15 @@ export function compileAdmissionPolicy(
           (req) => (bindings.some((b) => b.constraints?.decide(req).kind !== "no-match") ? MATCHED : NOT_MATCHED),
           "a binding's matchResources",
         );
-  const rules: CompiledRule[] = [
-    {
-      rule,
-      name,
-      matcher,
-      autogenOf: undefined,
-      action,
-      podSecurity: undefined,
-      manifests: undefined,
-      validatePass: undefined,
-      fastPass: undefined,
-      unsupported: body.failure,
-      cel,
-      // Which requests need the namespace's labels is asked of the head (kinds/namespace-labels-needed.ts).
-      namespaceLabels: undefined,
-    },
-  ];
   const policy: UnsourcedPolicy = {
     language: "cel",
     document: doc,
     kind: "ValidatingAdmissionPolicy",
     name,
     namespace: "",
-    rules,
+    // Its results carry the policy's own name, as a Kubernetes admission policy's do.
+    validating: { programs: [{ resultName: name, matcher, program: cel, failure: body.failure }], action },
     background: true,
-    applyRules: "All",
     scored: true,
     warnings: [],
     usesImages: false,

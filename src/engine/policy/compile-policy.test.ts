@@ -1,4 +1,5 @@
 /** Policy parsing, the admission-time checks of spec §2.8, and compile-once behaviour. */
+import { kyvernoCompiledRules } from "./compiled-policy.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
@@ -19,10 +20,10 @@ describe("compilePolicy", () => {
     const r = engine.compile(clusterPolicy("p", [ok]));
     assert.ok(r.ok);
     assert.deepEqual(
-      r.policy.rules.map((x) => x.name),
+      kyvernoCompiledRules(r.policy).map((x) => x.name),
       ["r", "autogen-r", "autogen-cronjob-r"],
     );
-    assert.equal(r.policy.rules[1]?.autogenOf, "r");
+    assert.equal(kyvernoCompiledRules(r.policy)[1]?.autogenOf, "r");
   });
 
   test("scored, severity and category come from annotations", () => {

@@ -10,8 +10,6 @@ import type { ValidatePass } from "../validate/types.js";
 import type { PolicyProblem } from "../api/problem.js";
 import type { FastPass } from "../validate/fast-pass.js";
 import type { CompiledCelRule } from "../cel/validate-rule/index.js";
-import type { CompiledValidatingPolicy } from "../cel/validating-policy/index.js";
-import type { CompiledAdmissionPolicy } from "../cel/admission-policy/index.js";
 import type { CompiledGeneratingPolicy } from "../cel/generating-policy/index.js";
 import type { CompiledMutatingBody } from "../cel/mutating-policy/compiled.js";
 import type { CompiledMutatingAdmissionPolicy } from "../cel/mutating-admission-policy/index.js";
@@ -20,6 +18,7 @@ import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import type { PolicyKindDescriptor, PolicyKindName, PolicyPhase } from "../kinds/types.js";
 import type { CompiledDeletingBody } from "../kinds/deleting/body.js";
 import type { CompiledImageValidatingBody } from "../kinds/image-validating/body.js";
+import type { CompiledCelValidatingBody } from "../kinds/validating/body.js";
 
 export interface CompiledRule {
   readonly rule: Rule;
@@ -45,7 +44,7 @@ export interface CompiledRule {
    */
   readonly unsupported: string | undefined;
   /** validate.cel and celPreconditions, compiled once (cel/validate-rule); a compile error is `unsupported`'s message. */
-  readonly cel: CompiledCelRule | CompiledValidatingPolicy | CompiledAdmissionPolicy | undefined;
+  readonly cel: CompiledCelRule | undefined;
   /**
    * The field through which the rule reads namespace labels beyond `kubernetes.io/metadata.name`
    * (match/namespace-labels.ts), or undefined: where a namespace's labels are unknown, such a rule
@@ -115,14 +114,18 @@ interface PolicyHeadFields extends DocumentHead {
   readonly warnings: readonly PolicyProblem[];
 }
 
-/**
- * What the pipeline runs today, whatever the language: rules (a CEL kind's compiled programs are held
- * in rules named "" whose `cel` holds them; ADR 0005 update says what is left) and the caches.
- */
-interface RuleBodyFields {
+/** A kyverno.io policy's body: its compiled rules. No other language has rules (ADR 0005 step 3). */
+interface KyvernoRules {
   /** Originals first, then the autogen rules, in Kyverno's order. */
   readonly rules: readonly CompiledRule[];
   readonly applyRules: "All" | "One";
+}
+
+/**
+ * What every language carries beside its body today (ADR 0005 step 4 makes these the kyverno body's
+ * alone): the webhook's matchConditions, whether `images` is read, and the expression caches.
+ */
+interface RuleBodyFields {
   /**
    * `spec.webhookConfiguration.matchConditions` (kyverno.io kinds), compiled once: evaluated before
    * the rules (pipeline/policy-match-conditions.ts); such a policy gets its own webhook at registration.
@@ -139,16 +142,20 @@ interface RuleBodyFields {
 }
 
 /** A kyverno.io ClusterPolicy/Policy: its document is the parsed kyverno.io policy its rules came from. */
-interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields, KyvernoRules {
   readonly language: "kyverno";
   readonly document: PolicyDocument;
 }
 
-/** A CEL kind Bylaw runs (ValidatingPolicy, ValidatingAdmissionPolicy): its document is its own. */
+/**
+ * A ValidatingPolicy (or Namespaced) or ValidatingAdmissionPolicy: its own document, and its compiled
+ * programs (`validating`), run by kinds/validating/evaluate.ts.
+ */
 interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
   readonly language: "cel";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
+  readonly validating: CompiledCelValidatingBody;
 }
 
 /**
@@ -281,12 +288,18 @@ export function hasGenerateRules(p: CompiledPolicy): boolean {
 
 /**
  * The failure action a policy of another language than kyverno.io decided at compile time: a kind
- * Bylaw does not run, its body's; a CEL kind, its rules' (each holds the same); undefined for a
- * kyverno.io policy (its rules, overrides and namespace decide: pipeline/failure-action.ts).
+ * Bylaw does not run, its body's; a ValidatingPolicy or ValidatingAdmissionPolicy, its body's;
+ * undefined for a kyverno.io policy (its rules, overrides and namespace decide:
+ * pipeline/failure-action.ts) and for the kinds whose results carry no failure action.
  */
 export function compiledAction(policy: CompiledPolicy): "Audit" | "Enforce" | undefined {
-  if (policy.language === "kyverno") return undefined;
-  return policy.language === "unsupported" ? policy.unsupported.action : policy.rules[0]?.action;
+  if (policy.language === "unsupported") return policy.unsupported.action;
+  return policy.language === "cel" ? policy.validating.action : undefined;
+}
+
+/** A kyverno.io policy's compiled rules (autogen copies included); none for a policy of another language. */
+export function kyvernoCompiledRules(policy: CompiledPolicy): readonly CompiledRule[] {
+  return policy.language === "kyverno" ? policy.rules : [];
 }
 
 /** A kyverno.io policy's rules as written (autogen copies not included); none for a policy of another language. */

@@ -1,8 +1,9 @@
 /**
  * ValidatingPolicy and NamespacedValidatingPolicy (policies.kyverno.io v1alpha1, v1beta1, v1) → the shared compiled-policy model
- * (ADR 0005): its own document, and one validate rule named "" (Kyverno's results for the CEL kinds name no rule) whose
- * matcher is the policy's matchConstraints and whose `cel` holds the compiled matchConditions,
- * variables, validations and auditAnnotations. validationActions Deny → Enforce, otherwise Audit
+ * (ADR 0005): its own document, and its `validating` body: one program per spec (its own, then the
+ * autogen copies), each with the matcher of its matchConstraints and the compiled matchConditions,
+ * variables, validations and auditAnnotations; its results are named "" (Kyverno's results for the
+ * CEL kinds name no rule). validationActions Deny → Enforce, otherwise Audit
  * (Audit and Warn do not block). Every expression compiles here, never at evaluation; one that does
  * not compile makes every matched resource an `error` naming the policy, the field and the
  * position. A spec field the kind's CRD does not declare makes the policy invalid, as Kyverno's CLI
@@ -12,7 +13,6 @@
  * payloads only (engine.validateJson).
  */
 import { isObject, type JsonObject } from "../api/json.js";
-import type { Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { didYouMean } from "./schema/did-you-mean.js";
 import { JsonPatchCache } from "../mutate/json-patch-cache.js";
@@ -97,7 +97,6 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
   if (!compiled.ok) return compiled;
   const bodies = compiled.bodies;
   const action = !Array.isArray(actions) || actions.includes("Deny") ? ("Enforce" as const) : ("Audit" as const);
-  const rule: Rule = { name: VALIDATING_POLICY_RULE, match: { any: [{ resources: { kinds: ["*"] } }] }, validate: {} };
   const evaluation = evaluationOf(spec);
   const background = isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true;
   const policy: UnsourcedPolicy = {
@@ -106,23 +105,16 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
     kind: namespaced ? "NamespacedValidatingPolicy" : "ValidatingPolicy",
     name,
     namespace,
-    rules: bodies.map((b) => ({
-      rule,
-      name: VALIDATING_POLICY_RULE,
-      matcher: verdictMatcher((req) => b.compiled.constraints.decide(req), "spec.matchConstraints"),
-      autogenOf: undefined,
+    validating: {
+      programs: bodies.map((b) => ({
+        resultName: VALIDATING_POLICY_RULE,
+        matcher: verdictMatcher((req) => b.compiled.constraints.decide(req), "spec.matchConstraints"),
+        program: b.compiled,
+        failure: b.failure,
+      })),
       action,
-      podSecurity: undefined,
-      manifests: undefined,
-      validatePass: undefined,
-      fastPass: undefined,
-      unsupported: b.failure,
-      cel: b.compiled,
-      // Which requests need the namespace's labels is asked of the head (kinds/namespace-labels-needed.ts).
-      namespaceLabels: undefined,
-    })),
+    },
     background,
-    applyRules: "All",
     scored: annotation(metadata, "policies.kyverno.io/scored") !== "false",
     warnings: [],
     usesImages: false,

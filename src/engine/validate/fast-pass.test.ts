@@ -1,4 +1,5 @@
 /** The scope-free pass of fixed pattern rules: which rules get one, and that it only ever says what the full way says. */
+import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../api/json.js";
@@ -18,7 +19,8 @@ function compiled(rule: JsonObject): CompiledPolicy {
   return r.policy;
 }
 
-const ruleOf = (policy: CompiledPolicy) => policy.rules.find((r) => r.name === "r") ?? assert.fail("no rule r");
+const ruleOf = (policy: CompiledPolicy) =>
+  kyvernoCompiledRules(policy).find((r) => r.name === "r") ?? assert.fail("no rule r");
 const labelled = pod({ name: "web", labels: { app: "web" } });
 const unlabelled = pod({ name: "web", labels: { team: "a" } });
 const requireApp = { message: "app label", pattern: { metadata: { labels: { app: "?*" } } } };

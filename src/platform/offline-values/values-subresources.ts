@@ -17,6 +17,7 @@ import {
   type Resource,
   resourceApiVersion,
   resourceKind,
+  kyvernoCompiledRules,
 } from "../../engine/index.js";
 
 export interface SubresourceEntry {
@@ -92,7 +93,7 @@ export function unmappedSubresources(
 ): string[] {
   const out = new Set<string>();
   for (const policy of policies)
-    for (const compiled of policy.rules) {
+    for (const compiled of kyvernoCompiledRules(policy)) {
       if (compiled.autogenOf !== undefined) continue;
       for (const text of [...blockKinds(compiled.rule.match), ...blockKinds(compiled.rule.exclude)]) {
         const s = parseKindSelector(text);

@@ -29,6 +29,7 @@ import {
   resourceKind,
   resourceName,
   resourceNamespace,
+  kyvernoCompiledRules,
 } from "../../engine/index.js";
 import type { AdmissionDeps } from "./deps.js";
 import { buildRequest, exceptionsOf } from "./build-request.js";
@@ -136,7 +137,7 @@ function triggerWork(request: AdmissionRequestJson, plan: GeneratePlan, deps: Wa
       continue;
     }
     const rules: GenerateRuleWork[] = [];
-    for (const compiled of policy.rules) {
+    for (const compiled of kyvernoCompiledRules(policy)) {
       const generate = compiled.rule.generate;
       if (!isObject(generate)) continue;
       const synchronize = generate["synchronize"] === true;
@@ -227,7 +228,8 @@ function labelsOf(o: JsonObject | null | undefined): Record<string, string> {
 
 function ruleNamed(policies: readonly CompiledPolicy[], key: string, rule: string): JsonObject | undefined {
   const policy = policies.find((p) => policyKey(p) === key);
-  const generate = policy?.rules.find((r) => r.name === rule)?.rule.generate;
+  const generate = (policy === undefined ? [] : kyvernoCompiledRules(policy)).find((r) => r.name === rule)?.rule
+    .generate;
   return isObject(generate) ? generate : undefined;
 }
 
@@ -284,7 +286,7 @@ function sourceWork(request: AdmissionRequestJson, policies: readonly CompiledPo
   if (labelsOf(object)[`${LABEL}trigger-uid`] !== undefined) return [];
   const out: GenerateWork[] = [];
   for (const policy of policies)
-    for (const compiled of policy.rules) {
+    for (const compiled of kyvernoCompiledRules(policy)) {
       const generate = compiled.rule.generate;
       if (!isObject(generate) || generate["synchronize"] !== true || !clones(generate, object)) continue;
       out.push({

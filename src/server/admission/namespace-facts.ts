@@ -49,7 +49,7 @@ export function withNamespaceFacts(
       rules: [error(need.need, `policy ${policy.name}`)],
     };
   const base = need.restRuns
-    ? run({ ...policy, rules: need.rest })
+    ? run(policy.language === "kyverno" ? { ...policy, rules: need.rest } : policy)
     : { policy, resource: requestSubject(subject.engineRequest), rules: [] };
   const errors = need.needs.map((n) => error(n, `rule ${n.name}`));
   return { ...base, policy, rules: [...base.rules, ...errors] };

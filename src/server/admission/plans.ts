@@ -13,7 +13,6 @@ import {
   type CandidateIndex,
   isMutateExisting,
   mutateExistingRuleNames,
-  policyMatchOf,
   type PreparedRequest,
 } from "../../engine/index.js";
 import type { PolicySnapshot } from "../types.js";
@@ -177,12 +176,12 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
   const policies: CompiledPolicy[] = [];
   for (const policy of all) {
     if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;
-    const match = policyMatchOf(policy);
     // Only kyverno.io rules are narrowed (mutate-existing is theirs); any other kind mutates through its own body (kinds/mutating/).
-    if (match.language !== "kyverno") {
+    if (policy.language !== "kyverno") {
       if (hasMutateRules(policy) || hasImageVerifyRules(policy)) policies.push(policy);
       continue;
     }
+    const match = { rules: policy.rules };
     const standard = match.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
     // verifyImages rules run in the mutating webhook too, after the mutate rules (signatures, digests, annotation).
     if (standard.length === 0 && !hasImageVerifyRules(policy)) continue;

@@ -12,6 +12,7 @@ import {
   type PolicyResponse,
   type Rule,
   type RuleResult,
+  kyvernoCompiledRules,
 } from "../../engine/index.js";
 import type { AdmissionOutcome, PolicySnapshot, ResultRuleType, ReviewFacts } from "../types.js";
 import { diffPolicies } from "./policy-changes.js";
@@ -397,28 +398,44 @@ function ruleInfoLabels(
   const live = new Map<string, Record<string, string>>();
   for (const policy of snapshot.policies) {
     const p = labelsOf(policy);
-    for (const rule of policy.rules) {
+    for (const row of ruleInfoRows(policy, options)) {
       const labels = {
         policy_validation_mode: p.validationMode,
         policy_type: p.type,
         policy_background_mode: p.background,
         policy_namespace: p.namespace,
         policy_name: p.name,
-        rule_name: boundLabelValue(rule.name),
-        rule_type: ruleType(rule.rule),
-        // A rule Bylaw cannot run (a field it does not support, CEL that does not compile, a generate
-        // or mutate-existing rule, a context entry or image registry the server cannot read) is loaded
-        // but not ready: it answers only errors, or does nothing (unserved-parts.ts).
-        status_ready:
-          unservedRule(rule, { generate: options.generateRuns?.() === true }).length === 0 &&
-          contextLoads(rule.rule, options.canLoadContext)
-            ? "true"
-            : "false",
+        rule_name: boundLabelValue(row.name),
+        rule_type: row.type,
+        status_ready: row.ready ? "true" : "false",
       };
       live.set(Object.values(labels).join("\u001f"), labels);
     }
   }
   return live;
+}
+
+/**
+ * What a policy's rule-info series are made from: a kyverno.io policy's compiled rules; a
+ * ValidatingPolicy's or ValidatingAdmissionPolicy's programs, each as a rule named as its results are
+ * (no rule type). Other kinds have none. A rule Bylaw cannot run (a field it does not support, CEL
+ * that does not compile, a generate or mutate-existing rule, a context entry or image registry the
+ * server cannot read) is loaded but not ready: it answers only errors, or does nothing
+ * (unserved-parts.ts).
+ */
+function ruleInfoRows(
+  policy: CompiledPolicy,
+  options: Pick<MetricsOptions, "canLoadContext" | "generateRuns">,
+): { readonly name: string; readonly type: string; readonly ready: boolean }[] {
+  if (policy.language === "cel")
+    return policy.validating.programs.map((p) => ({ name: p.resultName, type: "-", ready: p.failure === undefined }));
+  return kyvernoCompiledRules(policy).map((rule) => ({
+    name: rule.name,
+    type: ruleType(rule.rule),
+    ready:
+      unservedRule(rule, { generate: options.generateRuns?.() === true }).length === 0 &&
+      contextLoads(rule.rule, options.canLoadContext),
+  }));
 }
 
 /** The path alone: a query string would make one series per request. */

@@ -101,11 +101,10 @@ function celUnrunnable(policy: CompiledPolicy): PolicyProblem[] {
     const failure = policy.generating.failure;
     return failure === undefined ? [] : [problem("spec.generate", `${policy.kind} ${failure.replace(/^policy /, "")}`)];
   }
-  if (policy.validationActions === undefined) return [];
+  if (policy.language !== "cel" || policy.validationActions === undefined) return [];
   const out: PolicyProblem[] = [];
-  for (const r of policy.rules)
-    if (r.unsupported !== undefined && !out.some((p) => p.message === r.unsupported))
-      out.push(problem("spec", r.unsupported));
+  for (const { failure } of policy.validating.programs)
+    if (failure !== undefined && !out.some((p) => p.message === failure)) out.push(problem("spec", failure));
   return out;
 }
 

@@ -1,4 +1,5 @@
 /** Policies from the cluster (cluster-policy-source.ts) over an in-memory object store: no API server. */
+import { kyvernoCompiledRules } from "../../engine/index.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createEngine, problem, type JsonObject } from "../../engine/index.js";
@@ -264,7 +265,11 @@ describe("clusterPolicySource", () => {
     store.cpol.set("a", a);
     const { s } = source(store);
     s.rebuild();
-    assert.ok(s.current().policies[0]?.rules.some((r) => r.name.startsWith("autogen-")));
+    assert.ok(
+      kyvernoCompiledRules(s.current().policies[0] ?? assert.fail("no policy")).some((r) =>
+        r.name.startsWith("autogen-"),
+      ),
+    );
     store.cpol.set("a", {
       ...a,
       metadata: { ...a.metadata, annotations: { "pod-policies.kyverno.io/autogen-controllers": "none" } },
@@ -272,7 +277,7 @@ describe("clusterPolicySource", () => {
     s.rebuild();
     assert.equal(s.current().generation, 2);
     assert.deepEqual(
-      s.current().policies[0]?.rules.map((r) => r.name),
+      kyvernoCompiledRules(s.current().policies[0] ?? assert.fail("no policy")).map((r) => r.name),
       ["check-labels"],
     );
     void s.close();

@@ -21,6 +21,7 @@ import {
   notServedReason,
   type PolicyProblem,
   problem,
+  kyvernoCompiledRules,
 } from "../../engine/index.js";
 
 export function unservedKind(policy: CompiledPolicy): PolicyProblem | undefined {
@@ -46,9 +47,16 @@ export function unservedRules(policy: CompiledPolicy, runs: Runs = {}): PolicyPr
     return runs.generate === true || mutateExistingRuleNames(policy).length === 0
       ? []
       : [unservedMutateExisting(policy, runs)];
-  const rules = kyvernoRulesOf(policy);
   const out: PolicyProblem[] = [];
-  for (const compiled of policy.rules) {
+  // A ValidatingPolicy's or ValidatingAdmissionPolicy's program whose CEL did not compile answers only errors.
+  if (policy.language === "cel") {
+    for (const p of policy.validating.programs)
+      if (p.failure !== undefined)
+        out.push({ severity: "warning", path: "spec", message: `rule ${p.resultName}: ${p.failure}` });
+    return out;
+  }
+  const rules = kyvernoRulesOf(policy);
+  for (const compiled of kyvernoCompiledRules(policy)) {
     if (compiled.autogenOf !== undefined) continue;
     const index = rules.findIndex((r) => r.name === compiled.name);
     const at = index === -1 ? "spec" : `spec.rules[${index}]`;

@@ -103,7 +103,7 @@ function run({ engine, snapshots, bridge }: WorkerState, m: RunMessage, post: (m
     const names = m.rules[k];
     if (policy === undefined || typeof policy === "string" || names === null || names === undefined) return policy;
     const keep = new Set(names);
-    return { ...policy, rules: policy.rules.filter((r) => keep.has(r.name)) };
+    return policy.language === "kyverno" ? { ...policy, rules: policy.rules.filter((r) => keep.has(r.name)) } : policy;
   });
   if (policies.some((p) => p === undefined)) {
     post({ type: "end", job: m.job, error: "a policy of the job is not in its snapshot" });

@@ -21,6 +21,7 @@ import {
   requestSubject,
   resourceNamespace,
   policyMatchNames,
+  kyvernoCompiledRules,
 } from "../../engine/index.js";
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
@@ -223,11 +224,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       job: job.id,
       snapshot: job.snapshotId,
       policies: job.indexes,
-      rules: job.run.policies.map((p, k) =>
-        p.rules.length === job.run.snapshot.policies[job.indexes[k] ?? -1]?.rules.length
-          ? null
-          : p.rules.map((r) => r.name),
-      ),
+      rules: job.run.policies.map((p, k) => narrowedRules(p, job.run.snapshot.policies[job.indexes[k] ?? -1])),
       request: wireRequest(job.run.request),
       exceptions: (job.run.request.exceptions?.length ?? 0) > 0,
       remainingSeconds,
@@ -306,4 +303,16 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };
+}
+
+/**
+ * The rule names a worker narrows a policy to (the mutating webhook's plan leaves mutate-existing
+ * rules out), or null when the job's policy has every rule of the snapshot's. Only kyverno.io
+ * policies have rules to narrow.
+ */
+function narrowedRules(job: CompiledPolicy, snapshot: CompiledPolicy | undefined): string[] | null {
+  const rules = kyvernoCompiledRules(job);
+  return snapshot !== undefined && rules.length === kyvernoCompiledRules(snapshot).length
+    ? null
+    : rules.map((r) => r.name);
 }

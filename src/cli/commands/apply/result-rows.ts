@@ -1,5 +1,6 @@
 /** Engine responses → one row per rule result, with the outcome the CLI reports (Kyverno `cmd/cli/kubectl-kyverno/commands/apply/*`). */
 import {
+  kyvernoCompiledRules,
   type CompiledPolicy,
   type PolicyResponse,
   resultAction,
@@ -36,7 +37,7 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
             : "-";
         let result = rule.status;
         if (result === "fail" && (!policy.scored || (auditWarn && action === "Audit"))) result = "warn";
-        const ruleMessage = policy.rules.find((r) => r.name === rule.rule)?.rule.validate?.message;
+        const ruleMessage = kyvernoCompiledRules(policy).find((r) => r.name === rule.rule)?.rule.validate?.message;
         rows.push({
           policy: policy.name,
           policyKey: policy.namespace ? `${policy.namespace}/${policy.name}` : policy.name,

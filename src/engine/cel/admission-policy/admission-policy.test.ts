@@ -1,4 +1,5 @@
 /** Kubernetes ValidatingAdmissionPolicy and its bindings through the engine: matching, params, results as Kyverno's CLI reports them. */
+import { compiledAction } from "../../policy/compiled-policy.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { err, ok, type JsonObject, type JsonValue } from "../../index.js";
@@ -94,7 +95,7 @@ describe("ValidatingAdmissionPolicy without a binding (Kyverno's CLI evaluates i
     ]);
     assert.equal(p.origin.kind.kind, "ValidatingAdmissionPolicy");
     assert.equal(p.language, "cel");
-    assert.equal(p.rules[0]?.action, "Enforce");
+    assert.equal(compiledAction(p), "Enforce");
   });
 
   test("a resource outside matchConstraints gets no result", () => {
@@ -207,8 +208,8 @@ describe("ValidatingAdmissionPolicyBinding", () => {
       { ...binding("other", {}), spec: { policyName: "someone-else", validationActions: ["Deny"] } },
     ]);
     assert.deepEqual(
-      p.rules.map((r) => [r.name, r.action]),
-      [["vap", "Enforce"]],
+      [p.language === "cel" ? p.validating.programs.map((x) => x.resultName) : [], compiledAction(p)],
+      [["vap"], "Enforce"],
     );
     const answer = (env: string): [unknown, unknown, string][] =>
       engine

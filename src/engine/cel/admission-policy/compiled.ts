@@ -28,7 +28,3 @@ export interface CompiledAdmissionPolicy {
   /** Empty: a policy no loaded binding names, evaluated on its own as Kyverno's CLI does. */
   readonly bindings: readonly CompiledBinding[];
 }
-
-export function isAdmissionPolicy(x: object): x is CompiledAdmissionPolicy {
-  return (x as { kind?: unknown }).kind === "admission-policy";
-}

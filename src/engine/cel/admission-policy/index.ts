@@ -6,4 +6,4 @@ export {
   MUTATING_ADMISSION_API_VERSIONS,
 } from "./binding.js";
 export { evaluateAdmissionPolicy } from "./evaluate.js";
-export { isAdmissionPolicy, type CompiledAdmissionPolicy, type CompiledBinding } from "./compiled.js";
+export { type CompiledAdmissionPolicy, type CompiledBinding } from "./compiled.js";

@@ -21,9 +21,5 @@ export interface CompiledValidatingPolicy {
   readonly auditAnnotations: readonly { readonly key: string; readonly program: CelProgram }[];
 }
 
-export function isValidatingPolicy(x: object): x is CompiledValidatingPolicy {
-  return (x as { kind?: unknown }).kind === "validating-policy";
-}
-
 /** The rule name of a ValidatingPolicy's results: empty, as Kyverno reports the CEL kinds. */
 export const VALIDATING_POLICY_RULE = "";

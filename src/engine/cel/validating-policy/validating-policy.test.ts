@@ -1,4 +1,5 @@
 /** ValidatingPolicy through the engine: matchConstraints, matchConditions, variables, validations, results as Kyverno's CLI has them. */
+import { compiledAction } from "../../policy/compiled-policy.js";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
@@ -207,8 +208,8 @@ describe("ValidatingPolicy", () => {
   });
 
   test("validationActions: Deny enforces, Audit and Warn do not; an invalid action fails the load", () => {
-    assert.equal(vpol({ ...noLatest, validationActions: ["Deny"] }).rules[0]?.action, "Enforce");
-    assert.equal(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] }).rules[0]?.action, "Audit");
+    assert.equal(compiledAction(vpol({ ...noLatest, validationActions: ["Deny"] })), "Enforce");
+    assert.equal(compiledAction(vpol({ ...noLatest, validationActions: ["Audit", "Warn"] })), "Audit");
     assert.equal(
       engine.compile({
         apiVersion: "policies.kyverno.io/v1",

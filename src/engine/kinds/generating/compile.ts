@@ -44,9 +44,7 @@ export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName, env
       // A namespaced policy applies to its own namespace only (the API server defaults it to "default").
       namespace: namespaced ? textOf(metadata["namespace"]) || "default" : "",
       generating: body.compiled,
-      rules: [],
       background: true,
-      applyRules: "All",
       scored: annotations["policies.kyverno.io/scored"] !== "false",
       warnings: updateDeletesWarnings(spec, body.compiled.synchronize),
       usesImages: false,

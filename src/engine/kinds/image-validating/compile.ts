@@ -34,8 +34,6 @@ export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName
       name,
       namespace: namespaced ? textOf(metadata["namespace"] ?? "") || "default" : "",
       imageValidating: compiled.body,
-      rules: [],
-      applyRules: "All",
       background: isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
       warnings: [],

@@ -31,8 +31,6 @@ export function compileMutatingAdmissionKind(
       namespace: "",
       mutating: [],
       mutatingAdmission: compiled.value,
-      rules: [],
-      applyRules: "All",
       background: true,
       scored: true,
       warnings: [],

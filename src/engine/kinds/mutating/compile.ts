@@ -34,8 +34,6 @@ export function compileMutatingKind(doc: JsonObject, kind: PolicyKindName, env: 
       name,
       namespace: namespaced ? str(metadata["namespace"]) || "default" : "",
       mutating: compiled.bodies,
-      rules: [],
-      applyRules: "All",
       background: isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
       warnings: [],
