@@ -14,7 +14,7 @@ import { parseAllDocuments } from "yaml";
 import type { JsonObject, JsonValue } from "../src/engine/api/json.js";
 import { offlineEngine } from "../src/cli/offline/offline-engine.js";
 import type { EngineRequest } from "../src/engine/pipeline/types.js";
-import { kyvernoCompiledRules, type CompiledPolicy } from "../src/engine/policy/compiled-policy.js";
+import type { CompiledPolicy, KyvernoCompiledPolicy } from "../src/engine/policy/compiled-policy.js";
 import type { CompiledCondition } from "../src/engine/conditions/compile.js";
 import { operatorFor } from "../src/engine/conditions/operators.js";
 import { goodPod, pssPolicyFiles } from "./webhook/workload.js";
@@ -49,7 +49,7 @@ function loadPolicies(): CompiledPolicy[] {
  */
 function generalConditions(policies: readonly CompiledPolicy[]): number {
   let swapped = 0;
-  const visit = (v: unknown, cache: CompiledPolicy["cache"]): void => {
+  const visit = (v: unknown, cache: KyvernoCompiledPolicy["cache"]): void => {
     if (Array.isArray(v)) for (const x of v) visit(x, cache);
     if (typeof v !== "object" || v === null) return;
     for (const [k, x] of Object.entries(v)) {
@@ -67,7 +67,7 @@ function generalConditions(policies: readonly CompiledPolicy[]): number {
       }
     }
   };
-  for (const p of policies) for (const r of kyvernoCompiledRules(p)) visit(r.rule.validate, p.cache);
+  for (const p of policies) if (p.language === "kyverno") for (const r of p.rules) visit(r.rule.validate, p.cache);
   return swapped;
 }
 

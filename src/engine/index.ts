@@ -95,6 +95,7 @@ export {
   hasValidateRules,
   kyvernoRulesOf,
   kyvernoCompiledRules,
+  webhookMatchConditions,
   compiledAction,
   policySpec,
   type CompiledPolicy,

@@ -18,7 +18,7 @@ import { exceptionCovers, exceptionPolicyKey, type CompiledException } from "../
 import { isCelException } from "../exceptions/cel/index.js";
 import { EXCEPTION_RULE } from "../cel/validating-policy/index.js";
 import { celExceptionsConsidered } from "./cel-exceptions.js";
-import { kyvernoCompiledRules, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
+import type { CompiledPolicy, CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
 import { verdictDecision, type MatchDecision, type MatchRequest } from "../match/index.js";
 import { policyMatchOf, type PolicyMatch } from "../kinds/policy-match.js";
 import type { CompiledMutatingAdmissionPolicy } from "../cel/mutating-admission-policy/index.js";
@@ -63,15 +63,19 @@ export function explainPolicy(
   const traces = traceBodies(policy, runs, env);
   const patches = phases.includes("mutate") ? rulePatches(policy, mutateRequest, env) : NO_PATCHES;
   const left = [...results];
-  const rules: RuleExplanation[] = kyvernoCompiledRules(policy).map((rule, i) => {
-    const match = rule.matcher.explain(req);
-    const mine = left.filter((r) => r.rule === rule.name);
-    for (const r of mine) left.splice(left.indexOf(r), 1);
-    if (!match.matched) return { rule: rule.name, match, results: mine };
-    const explained = explainMatched({ policy, rule, prepared, env }, match, mine);
-    const patch = patches.get(rule.name);
-    return withTrace({ ...explained, ...(patch !== undefined ? { patch } : {}) }, traces?.bodies[i]);
-  });
+  const kyverno = policy.language === "kyverno" ? policy : undefined;
+  const rules: RuleExplanation[] =
+    kyverno === undefined
+      ? []
+      : kyverno.rules.map((rule, i) => {
+          const match = rule.matcher.explain(req);
+          const mine = left.filter((r) => r.rule === rule.name);
+          for (const r of mine) left.splice(left.indexOf(r), 1);
+          if (!match.matched) return { rule: rule.name, match, results: mine };
+          const explained = explainMatched({ policy: kyverno, rule, prepared, env }, match, mine);
+          const patch = patches.get(rule.name);
+          return withTrace({ ...explained, ...(patch !== undefined ? { patch } : {}) }, traces?.bodies[i]);
+        });
   rules.push(...explainPrograms(policy, req, left, traces));
   rules.push(...explainBodies({ policy, head, req, left }, traces));
   // A MutatingPolicy's (or MutatingAdmissionPolicy's) patch is its body's that passed (the policy patches as one).
@@ -190,7 +194,7 @@ const UNNAMED_MATCH = {
 } as const;
 
 interface Explaining {
-  readonly policy: CompiledPolicy;
+  readonly policy: KyvernoCompiledPolicy;
   readonly rule: CompiledRule;
   readonly prepared: PreparedRequest;
   readonly env: EngineEnv;

@@ -58,17 +58,17 @@ function compileByKind(
         ? compileAdmissionPolicyKind(doc, env, bindings)
         : compileValidatingKind(doc, kind.kind, env);
     case "generating":
-      return compileGeneratingKind(doc, kind.kind, env);
+      return compileGeneratingKind(doc, kind.kind);
     case "mutating":
       return kind.boundBy !== undefined
-        ? compileMutatingAdmissionKind(doc, env, bindings)
-        : compileMutatingKind(doc, kind.kind, env);
+        ? compileMutatingAdmissionKind(doc, bindings)
+        : compileMutatingKind(doc, kind.kind);
     case "unsupported":
-      return compileUnsupported(doc, kind.kind, env);
+      return compileUnsupported(doc, kind.kind);
     case "deleting":
       return compileDeletingKind(doc, kind.kind, env);
     case "image-validating":
-      return compileImageValidatingKind(doc, kind.kind, env);
+      return compileImageValidatingKind(doc, kind.kind);
   }
 }
 
@@ -81,7 +81,7 @@ function notAPolicy(doc: JsonValue, c: Classification, env: CompileEnv): Compile
       return { ok: false, problems: [problem("kind", text)] };
     }
     case "binding": {
-      const outcome = compileBindingDocument(doc, c.of, env);
+      const outcome = compileBindingDocument(doc, c.of);
       if (!outcome.ok || !isObject(doc)) return outcome as CompileOutcome;
       const kind = kindDescriptor(c.of) ?? VALIDATING_ADMISSION_POLICY;
       const origin = {

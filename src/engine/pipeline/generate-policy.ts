@@ -11,8 +11,7 @@ import { enterScope } from "../context/enter-scope.js";
 import { evaluateList, withElement } from "../foreach/evaluate-list.js";
 import type { GeneratedResource } from "../api/generated-resource.js";
 import { generateResources, type ExistingResources } from "../generate/index.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
-import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
+import type { CompiledPolicy, CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -26,13 +25,14 @@ export function generatePolicy(
   env: EngineEnv,
   existing: ExistingResources,
 ): PolicyResponse {
+  if (policy.language !== "kyverno") return { policy, resource: request.request.resource, rules: [] };
   const base = request.base(policy.usesImages);
   const results: RuleResult[] = [];
   const trigger = request.request.resource;
   if (request.operation === "DELETE") return { policy, resource: request.subject, rules: results };
   const conditions = policyMatchConditions(policy, request, base);
   if (conditions.kind === "no-match") return { policy, resource: trigger, rules: results };
-  for (const compiled of kyvernoCompiledRules(policy)) {
+  for (const compiled of policy.rules) {
     const generate = compiled.rule.generate;
     if (generate === undefined) continue;
     if (!ruleMatches(compiled, matchRequestFor(policy, trigger, request))) continue;
@@ -67,7 +67,7 @@ interface GenerateInput {
  * ""), what it generated rides beside it; a substitution error is handed over as it is, without a
  * prefix (pkg/background/generate generate()/generateForeach()).
  */
-function runGenerate(policy: CompiledPolicy, compiled: CompiledRule, input: GenerateInput): RuleResult {
+function runGenerate(policy: KyvernoCompiledPolicy, compiled: CompiledRule, input: GenerateInput): RuleResult {
   const { generate, vars, trigger, existing } = input;
   const name = compiled.name;
   const fail = (message: string): RuleResult => ruleResult(name, "Generation", "error", message);

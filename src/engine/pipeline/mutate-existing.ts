@@ -11,7 +11,7 @@ import type { RuleResult } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import type { ExistingResources } from "../generate/index.js";
 import { runMutation } from "../mutate/run-mutation.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import type { CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
 import { evaluateSelector } from "../match/label-selector.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
@@ -19,7 +19,7 @@ import { ruleResult } from "../api/rule-result.js";
 
 /** One RuleResult per target the rule selected (each with `patchedTarget`), or one error/skip. */
 export function mutateTargets(
-  policy: CompiledPolicy,
+  policy: KyvernoCompiledPolicy,
   compiled: CompiledRule,
   vars: SubstitutionScope,
   existing: ExistingResources | undefined,
@@ -82,7 +82,11 @@ export function mutateTargets(
   return results;
 }
 
-function findTargets(spec: JsonObject, existing: ExistingResources, policy: CompiledPolicy): Resource[] | string {
+function findTargets(
+  spec: JsonObject,
+  existing: ExistingResources,
+  policy: KyvernoCompiledPolicy,
+): Resource[] | string {
   const str = (k: string): string => (typeof spec[k] === "string" ? spec[k] : "");
   const apiVersion = str("apiVersion");
   const kind = str("kind");

@@ -11,8 +11,7 @@ import type { Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { runMutation } from "../mutate/run-mutation.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
-import { kyvernoCompiledRules } from "../policy/compiled-policy.js";
+import type { CompiledPolicy, CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
 import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
@@ -33,6 +32,8 @@ export function mutatePolicy(
   env: EngineEnv,
   existing?: ExistingResources,
 ): PolicyResponse {
+  if (policy.language !== "kyverno")
+    return { policy, resource: request.subject, rules: [], patchedResource: request.request.resource };
   const base = request.base(policy.usesImages);
   const operation = request.operation;
   const results: RuleResult[] = [];
@@ -43,7 +44,7 @@ export function mutatePolicy(
     return { policy, resource: request.request.resource, rules: results, patchedResource: current };
   // verifyImages rules run after every mutate rule (see verifyImageRules).
   let matchReq = matchRequestFor(policy, current, request);
-  for (const compiled of kyvernoCompiledRules(policy)) {
+  for (const compiled of policy.rules) {
     if (compiled.rule.mutate === undefined) continue;
     if (matchReq.resource !== current) matchReq = matchRequestFor(policy, current, request);
     if (!ruleMatches(compiled, matchReq)) continue;
@@ -80,7 +81,7 @@ export function mutatePolicy(
     const { result, resource } = mutateGuarded(run, current);
     results.push(result);
     current = resource;
-    if (policy.language === "kyverno" && policy.applyRules === "One" && result.status === "pass") break;
+    if (policy.applyRules === "One" && result.status === "pass") break;
   }
   current = verifyImageRules(policy, request, env, {
     base,
@@ -98,7 +99,7 @@ export function mutatePolicy(
  * matched rule is that error.
  */
 function verifyImageRules(
-  policy: CompiledPolicy,
+  policy: KyvernoCompiledPolicy,
   request: PreparedRequest,
   env: EngineEnv,
   state: {
@@ -110,7 +111,7 @@ function verifyImageRules(
 ): Resource {
   const { base, resource, results, conditionsError } = state;
   let current = resource;
-  for (const compiled of kyvernoCompiledRules(policy)) {
+  for (const compiled of policy.rules) {
     if (
       compiled.rule.verifyImages === undefined ||
       compiled.rule.validate !== undefined ||

@@ -17,7 +17,7 @@
 import type { JsonObject } from "../api/json.js";
 import { celRuleInput } from "../cel/validate-rule/index.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../cel/types.js";
-import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import { webhookMatchConditions, type CompiledPolicy } from "../policy/compiled-policy.js";
 import type { PreparedRequest } from "./prepared-request.js";
 
 type MatchConditionsOutcome =
@@ -34,8 +34,8 @@ export function policyMatchConditions(
   request: PreparedRequest,
   base: JsonObject,
 ): MatchConditionsOutcome {
-  const conditions = policy.matchConditions;
-  if (conditions === undefined || conditions.length === 0) return MATCH;
+  const conditions = webhookMatchConditions(policy);
+  if (conditions.length === 0) return MATCH;
   const input = request.derived(INPUT, () => celRuleInput(request.request, base));
   const activation = { object: input.object, oldObject: input.oldObject, request: input.request };
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };

@@ -7,7 +7,7 @@ import type { JsonObject } from "../api/json.js";
 import { ruleResult, type RuleResult, type RuleType } from "../api/rule-result.js";
 import { enterScope } from "../context/enter-scope.js";
 import { setVariable } from "../context/variable-key.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import type { CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import {
   exceptionPolicyKey,
@@ -34,7 +34,7 @@ type RuleScope =
  * `request.object` set to the resource the earlier rules patched.
  */
 export interface RuleRun {
-  readonly policy: CompiledPolicy;
+  readonly policy: KyvernoCompiledPolicy;
   readonly rule: CompiledRule;
   readonly type: RuleType;
   readonly env: EngineEnv;

@@ -14,9 +14,6 @@
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
-import { JsonPatchCache } from "../mutate/json-patch-cache.js";
-import { PatternCache } from "../pattern/index.js";
-import { ExpressionCache } from "../variables/index.js";
 import { createCel } from "../cel/create-cel.js";
 import { compileBody } from "../cel/validating-policy/compile-body.js";
 import { compileBinding, type CompiledAdmissionPolicy, type CompiledBinding } from "../cel/admission-policy/index.js";
@@ -100,10 +97,6 @@ export function compileAdmissionPolicy(
     background: true,
     scored: true,
     warnings: [],
-    usesImages: false,
-    cache: new ExpressionCache(env.jmespath),
-    patterns: new PatternCache(),
-    jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy };
 }

@@ -122,8 +122,8 @@ interface KyvernoRules {
 }
 
 /**
- * What every language carries beside its body today (ADR 0005 step 4 makes these the kyverno body's
- * alone): the webhook's matchConditions, whether `images` is read, and the expression caches.
+ * The rest of a kyverno.io policy's body: the webhook's matchConditions, whether `images` is read,
+ * and the caches its rules' expressions, patterns and patches share. No other language has them.
  */
 interface RuleBodyFields {
   /**
@@ -142,7 +142,7 @@ interface RuleBodyFields {
 }
 
 /** A kyverno.io ClusterPolicy/Policy: its document is the parsed kyverno.io policy its rules came from. */
-interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields, KyvernoRules {
+export interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields, KyvernoRules {
   readonly language: "kyverno";
   readonly document: PolicyDocument;
 }
@@ -151,7 +151,7 @@ interface KyvernoCompiledPolicy extends PolicyHeadFields, RuleBodyFields, Kyvern
  * A ValidatingPolicy (or Namespaced) or ValidatingAdmissionPolicy: its own document, and its compiled
  * programs (`validating`), run by kinds/validating/evaluate.ts.
  */
-interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface CelCompiledPolicy extends PolicyHeadFields {
   readonly language: "cel";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
@@ -162,7 +162,7 @@ interface CelCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
  * A GeneratingPolicy or NamespacedGeneratingPolicy: its own compiled body (`generating`); it has no
  * kyverno-shaped rules (`rules` is empty).
  */
-interface GeneratingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface GeneratingCompiledPolicy extends PolicyHeadFields {
   readonly language: "generating";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
@@ -170,7 +170,7 @@ interface GeneratingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
 }
 
 /** A MutatingPolicy or NamespacedMutatingPolicy: its own compiled body (no rules), run by kinds/mutating/. */
-interface MutatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface MutatingCompiledPolicy extends PolicyHeadFields {
   readonly language: "mutating";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
@@ -193,7 +193,7 @@ interface UnsupportedBody {
  * A kind Bylaw does not run: no rules; its body's error for every resource in its scope
  * (kinds/unsupported/evaluate.ts).
  */
-interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface UnsupportedCompiledPolicy extends PolicyHeadFields {
   readonly language: "unsupported";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
@@ -206,7 +206,7 @@ interface UnsupportedCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
 }
 
 /** A DeletingPolicy (or Namespaced): no rules; its own body, which the cleanup controller runs on its schedule. */
-interface DeletingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface DeletingCompiledPolicy extends PolicyHeadFields {
   readonly language: "deleting";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
@@ -214,7 +214,7 @@ interface DeletingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
 }
 
 /** An ImageValidatingPolicy (or Namespaced): no rules; its own body, run by kinds/image-validating/. */
-interface ImageValidatingCompiledPolicy extends PolicyHeadFields, RuleBodyFields {
+interface ImageValidatingCompiledPolicy extends PolicyHeadFields {
   readonly language: "image-validating";
   /** The policy's own document, as written (`origin.document`). */
   readonly document: JsonObject;
@@ -295,6 +295,11 @@ export function hasGenerateRules(p: CompiledPolicy): boolean {
 export function compiledAction(policy: CompiledPolicy): "Audit" | "Enforce" | undefined {
   if (policy.language === "unsupported") return policy.unsupported.action;
   return policy.language === "cel" ? policy.validating.action : undefined;
+}
+
+/** A kyverno.io policy's `spec.webhookConfiguration.matchConditions`, compiled; none for a policy of another language. */
+export function webhookMatchConditions(policy: CompiledPolicy): readonly CompiledMatchCondition[] {
+  return policy.language === "kyverno" ? (policy.matchConditions ?? []) : [];
 }
 
 /** A kyverno.io policy's compiled rules (autogen copies included); none for a policy of another language. */

@@ -11,10 +11,7 @@
  * checks (cleanup/check-cleanup-policy.ts) too.
  */
 import { isObject, type JsonValue } from "../api/json.js";
-import { PatternCache } from "../pattern/index.js";
-import { JsonPatchCache } from "../mutate/json-patch-cache.js";
-import { ExpressionCache } from "../variables/index.js";
-import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
+import type { KindCompileOutcome } from "./compile-policy.js";
 import type { CompiledPolicy, UnsourcedPolicy } from "./compiled-policy.js";
 import { problem } from "../api/problem.js";
 import type { PolicyKindName } from "../kinds/types.js";
@@ -26,7 +23,6 @@ export function compileUnsupportedKind(
   doc: JsonValue,
   kindName: string,
   policyKind: PolicyKindName,
-  env: CompileEnv,
 ): KindCompileOutcome {
   const metadata = isObject(doc) && isObject(doc["metadata"]) ? doc["metadata"] : undefined;
   const name = typeof metadata?.["name"] === "string" ? metadata["name"] : "";
@@ -56,10 +52,6 @@ export function compileUnsupportedKind(
     warnings: [],
     unsupportedKind: kindName,
     unsupported: { message, action },
-    usesImages: false,
-    cache: new ExpressionCache(env.jmespath),
-    patterns: new PatternCache(),
-    jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy: compiled };
 }

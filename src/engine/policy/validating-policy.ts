@@ -15,11 +15,8 @@
 import { isObject, type JsonObject } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { didYouMean } from "./schema/did-you-mean.js";
-import { JsonPatchCache } from "../mutate/json-patch-cache.js";
-import { PatternCache } from "../pattern/index.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { UnsourcedPolicy } from "./compiled-policy.js";
-import { ExpressionCache } from "../variables/index.js";
 import { createCel } from "../cel/create-cel.js";
 import { compileBodies, VALIDATING_POLICY_RULE } from "../cel/validating-policy/index.js";
 import { verdictMatcher } from "../match/index.js";
@@ -117,10 +114,6 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
     background,
     scored: annotation(metadata, "policies.kyverno.io/scored") !== "false",
     warnings: [],
-    usesImages: false,
-    cache: new ExpressionCache(env.jmespath),
-    patterns: new PatternCache(),
-    jsonPatches: new JsonPatchCache(),
   };
   return { ok: true, policy };
 }

@@ -11,6 +11,7 @@ import {
   type FailureActionOverride,
   isObject,
   verifyImagesAction,
+  webhookMatchConditions,
 } from "../../engine/index.js";
 import { celHasOwnWebhook, celPrefixOf } from "./cel-webhook-traits.js";
 import type { WebhookGroup, WebhookSelector } from "./types.js";
@@ -79,7 +80,7 @@ function groupServes(group: WebhookGroup, policy: CompiledPolicy): boolean {
  * (cel-webhook-traits.ts).
  */
 export function hasOwnWebhook(policy: CompiledPolicy): boolean {
-  return (policy.matchConditions?.length ?? 0) > 0 || celHasOwnWebhook(policy);
+  return webhookMatchConditions(policy).length > 0 || celHasOwnWebhook(policy);
 }
 
 /** The policy's key in fine-grained webhook names and paths (Kyverno's): `<namespace><sep><name>`, or `<name>` for a ClusterPolicy. */

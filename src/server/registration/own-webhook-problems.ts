@@ -22,6 +22,7 @@ import {
   problem,
   type CompiledPolicy,
   type PolicyProblem,
+  webhookMatchConditions,
 } from "../../engine/index.js";
 import { celHasOwnWebhook, celWebhookTraits } from "../admission/cel-webhook-traits.js";
 import { celSpecOf } from "../policy-source/cel-policy-compile.js";
@@ -58,7 +59,7 @@ export function ownWebhookProblems(policy: CompiledPolicy, groups: TimeoutGroups
 
 /** A kyverno.io policy with `webhookConfiguration.matchConditions`: its own webhook carries them and Bylaw's. */
 function legacyProblems(policy: CompiledPolicy, added: number): PolicyProblem[] {
-  const own = policy.matchConditions?.length ?? 0;
+  const own = webhookMatchConditions(policy).length;
   if (own === 0 || own + added <= MAX_WEBHOOK_MATCH_CONDITIONS) return [];
   return [
     problem(

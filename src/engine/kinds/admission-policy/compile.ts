@@ -16,14 +16,13 @@ export function compileAdmissionPolicyKind(
 ): KindCompileOutcome {
   return ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"]))
     ? compileAdmissionPolicy(doc, bindings, env)
-    : compileUnsupported(doc, "ValidatingAdmissionPolicy", env);
+    : compileUnsupported(doc, "ValidatingAdmissionPolicy");
 }
 
 /** A Validating- or MutatingAdmissionPolicyBinding is refused as a policy; one at another apiVersion is not run. */
 export function compileBindingDocument(
   doc: JsonValue,
   of: "ValidatingAdmissionPolicy" | "MutatingAdmissionPolicy",
-  env: CompileEnv,
 ): KindCompileOutcome {
   if (isAdmissionBindingDocument(doc))
     return {
@@ -36,6 +35,6 @@ export function compileBindingDocument(
       ],
     };
   return isObject(doc)
-    ? compileUnsupported(doc, of, env)
+    ? compileUnsupported(doc, of)
     : { ok: false, problems: [problem("", "a policy must be a mapping")] };
 }

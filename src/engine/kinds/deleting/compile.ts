@@ -11,11 +11,8 @@ import { problem, type PolicyProblem } from "../../api/problem.js";
 import { createCel } from "../../cel/create-cel.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { compileConstraints } from "../../cel/validating-policy/match-constraints.js";
-import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
-import { PatternCache } from "../../pattern/index.js";
 import { isCronSchedule } from "../../policy/cleanup/cron-schedule.js";
 import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
-import { ExpressionCache } from "../../variables/index.js";
 import type { PolicyKindName } from "../types.js";
 import type { CompiledDeletingBody, DeletionPropagation } from "./body.js";
 
@@ -47,10 +44,6 @@ export function compileDeletingKind(doc: JsonObject, kind: PolicyKindName, env: 
       background: false,
       scored: true,
       warnings: [],
-      usesImages: false,
-      cache: new ExpressionCache(env.jmespath),
-      patterns: new PatternCache(),
-      jsonPatches: new JsonPatchCache(),
     },
   };
 }

@@ -7,17 +7,14 @@ import { isObject, textOf, type JsonObject } from "../../api/json.js";
 import { problem, warning, type PolicyProblem } from "../../api/problem.js";
 import { sharedCel } from "../../cel/shared-cel.js";
 import { compileGeneratingBody } from "../../cel/generating-policy/index.js";
-import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
-import { PatternCache } from "../../pattern/index.js";
-import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
+import type { KindCompileOutcome } from "../../policy/compile-policy.js";
 import { schemaProblems } from "../../policy/schema/check-schema.js";
-import { ExpressionCache } from "../../variables/index.js";
 import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { GENERATING_POLICY_VERSIONS } from "./kinds.js";
 
-export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
-  if (!GENERATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind, env);
+export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName): KindCompileOutcome {
+  if (!GENERATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind);
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = textOf(metadata["name"]);
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
@@ -47,10 +44,6 @@ export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName, env
       background: true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
       warnings: updateDeletesWarnings(spec, body.compiled.synchronize),
-      usesImages: false,
-      cache: new ExpressionCache(env.jmespath),
-      patterns: new PatternCache(),
-      jsonPatches: new JsonPatchCache(),
     },
   };
 }

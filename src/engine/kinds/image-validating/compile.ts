@@ -4,17 +4,14 @@
  */
 import { isObject, textOf, type JsonObject } from "../../api/json.js";
 import { problem } from "../../api/problem.js";
-import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
-import { PatternCache } from "../../pattern/index.js";
-import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
-import { ExpressionCache } from "../../variables/index.js";
+import type { KindCompileOutcome } from "../../policy/compile-policy.js";
 import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { compileImageValidatingBody } from "./compile-body.js";
 import { IMAGE_VALIDATING_POLICY_VERSIONS } from "./kinds.js";
 
-export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
-  if (!IMAGE_VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind, env);
+export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName): KindCompileOutcome {
+  if (!IMAGE_VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind);
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   const namespaced = kind === "NamespacedImageValidatingPolicy";
@@ -37,10 +34,6 @@ export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName
       background: isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
       warnings: [],
-      usesImages: false,
-      cache: new ExpressionCache(env.jmespath),
-      patterns: new PatternCache(),
-      jsonPatches: new JsonPatchCache(),
     },
   };
 }

@@ -6,19 +6,12 @@
 import { textOf, type JsonObject } from "../../api/json.js";
 import { MUTATING_ADMISSION_API_VERSIONS } from "../../cel/admission-policy/index.js";
 import { compileMutatingAdmissionPolicy } from "../../cel/mutating-admission-policy/index.js";
-import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
-import { PatternCache } from "../../pattern/index.js";
-import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
-import { ExpressionCache } from "../../variables/index.js";
+import type { KindCompileOutcome } from "../../policy/compile-policy.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 
-export function compileMutatingAdmissionKind(
-  doc: JsonObject,
-  env: CompileEnv,
-  bindings: readonly JsonObject[],
-): KindCompileOutcome {
+export function compileMutatingAdmissionKind(doc: JsonObject, bindings: readonly JsonObject[]): KindCompileOutcome {
   if (!MUTATING_ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"])))
-    return compileUnsupported(doc, "MutatingAdmissionPolicy", env);
+    return compileUnsupported(doc, "MutatingAdmissionPolicy");
   const compiled = compileMutatingAdmissionPolicy(doc, bindings);
   if (!compiled.ok) return compiled;
   return {
@@ -34,10 +27,6 @@ export function compileMutatingAdmissionKind(
       background: true,
       scored: true,
       warnings: [],
-      usesImages: false,
-      cache: new ExpressionCache(env.jmespath),
-      patterns: new PatternCache(),
-      jsonPatches: new JsonPatchCache(),
     },
   };
 }

@@ -5,16 +5,13 @@
 import { isObject, textOf, type JsonObject } from "../../api/json.js";
 import { problem } from "../../api/problem.js";
 import { compileMutatingBodies } from "../../cel/mutating-policy/compile.js";
-import { JsonPatchCache } from "../../mutate/json-patch-cache.js";
-import { PatternCache } from "../../pattern/index.js";
-import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
-import { ExpressionCache } from "../../variables/index.js";
+import type { KindCompileOutcome } from "../../policy/compile-policy.js";
 import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { MUTATING_POLICY_VERSIONS } from "./kinds.js";
 
-export function compileMutatingKind(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
-  if (!MUTATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind, env);
+export function compileMutatingKind(doc: JsonObject, kind: PolicyKindName): KindCompileOutcome {
+  if (!MUTATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind);
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = str(metadata["name"]);
   const namespaced = kind === "NamespacedMutatingPolicy";
@@ -37,10 +34,6 @@ export function compileMutatingKind(doc: JsonObject, kind: PolicyKindName, env: 
       background: isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
       warnings: [],
-      usesImages: false,
-      cache: new ExpressionCache(env.jmespath),
-      patterns: new PatternCache(),
-      jsonPatches: new JsonPatchCache(),
     },
   };
 }

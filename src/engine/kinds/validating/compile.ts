@@ -9,5 +9,5 @@ import type { PolicyKindName } from "../types.js";
 export function compileValidatingKind(doc: JsonObject, kind: PolicyKindName, env: CompileEnv): KindCompileOutcome {
   return VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))
     ? compileValidatingPolicy(doc, env)
-    : compileUnsupported(doc, kind, env);
+    : compileUnsupported(doc, kind);
 }
