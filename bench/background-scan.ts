@@ -19,7 +19,8 @@
 import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, kubectlOk, startCluster, stopCluster, type Cluster } from "../test/cluster/cluster-harness.js";
-import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
+import { apiClient, type ApiClient } from "./cluster/api-client.js";
+import { pool } from "../test/support/pool.js";
 import { bylawPid, createNamespace, loadNote } from "./cluster/cluster-steps.js";
 import { cpuSeconds, threadCpu, threadCpuDelta } from "./cluster/process-cpu.js";
 

@@ -18,7 +18,8 @@ import {
   startCluster,
   stopCluster,
 } from "../test/cluster/cluster-harness.js";
-import { apiClient, pool, type ApiClient } from "./cluster/api-client.js";
+import { apiClient, type ApiClient } from "./cluster/api-client.js";
+import { pool } from "../test/support/pool.js";
 import { createNamespace, loadNote } from "./cluster/cluster-steps.js";
 import { cpuSeconds } from "./cluster/process-cpu.js";
 import { GENERATE_AS_BACKGROUND, GENERATE_AS_BACKGROUND_ARGS } from "../test/cluster/generate-as-background.js";

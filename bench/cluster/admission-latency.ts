@@ -11,7 +11,8 @@
  */
 import { join } from "node:path";
 import { kubectlOk, type Cluster } from "../../test/cluster/cluster-harness.js";
-import { pool, type ApiClient } from "./api-client.js";
+import type { ApiClient } from "./api-client.js";
+import { pool } from "../../test/support/pool.js";
 import {
   applyPolicies,
   createNamespace,

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { kubectlOk, eventually, run, type Cluster } from "../../test/cluster/cluster-harness.js";
-import { pool, type ApiClient } from "./api-client.js";
+import type { ApiClient } from "./api-client.js";
+import { pool } from "../../test/support/pool.js";
 
 export const KWOK_NODES = 12;
 

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { eventually, type Cluster } from "../../test/cluster/cluster-harness.js";
-import { pool, type ApiClient, type ApiResponse } from "./api-client.js";
+import type { ApiClient, ApiResponse } from "./api-client.js";
+import { pool } from "../../test/support/pool.js";
 import { bylawPid, createNamespace, loadNote } from "./cluster-steps.js";
 import { missingDefaultServiceAccount } from "./denials.js";
 import { restrictedPod } from "./policies.js";

@@ -22,6 +22,7 @@ import { offlineEngine } from "../../src/cli/offline/offline-engine.js";
 import { runSuites } from "../../src/cli/test-suite/run-suite.js";
 import { readManifest, type SuiteEntry } from "../conformance/manifest.js";
 import { compareRows, kyvernoRows, type RowDifference } from "./compare-rows.js";
+import { pool } from "../support/pool.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "..", "..", "..");
@@ -44,14 +45,6 @@ function runKyverno(binary: string, suite: string): Promise<KyvernoRun> {
       },
     );
   });
-}
-
-async function pool<T>(items: readonly T[], jobs: number, task: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < items.length; i = next++) await task(items[i] as T, i);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
 }
 
 async function main(): Promise<number> {
@@ -79,7 +72,8 @@ async function main(): Promise<number> {
   const all: { suite: SuiteEntry; difference: RowDifference }[] = [];
   const kyvernoErrors: string[] = [];
   let finished = 0;
-  await pool(manifest, Number(values.jobs), async (entry) => {
+  await pool(manifest.length, Number(values.jobs), async (i) => {
+    const entry = manifest[i] as SuiteEntry;
     const dir = join(corpus, entry.suiteDir, ".kyverno-test");
     const kyverno = await runKyverno(values.kyverno as string, dir);
     const suites = await runSuites(join(dir, "kyverno-test.yaml"), offlineEngine, entry.suiteDir);

@@ -33,9 +33,6 @@ interface ReportsController {
 /** Policies out of date this long are scanned even while they keep changing (policy-settle.ts). */
 const MAX_SETTLE_WAIT_MS = 10_000;
 
-/** Report writes in flight at most during a pass (bounded-writes.ts). */
-const WRITES_IN_FLIGHT = 8;
-
 /** Bylaw's reports only: Kyverno's own, if it runs too, are neither read nor swept. */
 const MANAGED = `${BYLAW_REPORT_LABEL.key}=${BYLAW_REPORT_LABEL.value}`;
 
@@ -142,7 +139,7 @@ class Scanner {
     const waiting = new Set<string>();
     const watched = new Set<string>();
     const keep = keepAdmissionRows(admissionOnlyPolicyNames(snapshot.policies, policies));
-    const writes = new BoundedWrites(this.o.writesInFlight ?? WRITES_IN_FLIGHT);
+    const writes = new BoundedWrites(this.o.writesInFlight);
     try {
       if (!(await this.visitAll({ snapshot, policies, seen, keep, tally, interruptible, waiting, watched, writes })))
         return;

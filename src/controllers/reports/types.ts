@@ -38,8 +38,8 @@ export interface ReportsControllerOptions {
   /** With leader election, only the leader scans and writes; default: this replica. */
   readonly isLeader?: () => boolean;
   readonly tickMs?: number;
-  /** `--background-scan-workers`: report writes in flight at most during a scan pass (default 8). */
-  readonly writesInFlight?: number;
+  /** `--background-scan-workers`: report writes in flight at most during a scan pass (bounded-writes.ts). */
+  readonly writesInFlight: number;
   /**
    * A changed policy set is scanned once it has not changed for this long (default 1 s): a folder
    * applied with kubectl arrives as one load per policy, and each would otherwise start a full scan.

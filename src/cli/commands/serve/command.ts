@@ -18,7 +18,12 @@ import { METRICS_AUTH_FLAG_OPTIONS, metricsAuthFrom } from "./metrics-auth-flags
 import { UI_FLAG_OPTIONS, uiFrom } from "./ui-flags.js";
 import { namespaceBudgetFrom, POLICY_BUDGET_FLAG_OPTIONS } from "./policy-budget-flags.js";
 import { HA_FLAG_OPTIONS, haSettings } from "./ha-flags.js";
-import { REPORT_FLAG_OPTIONS, backgroundScanInterval, backgroundScanWorkers } from "./report-flags.js";
+import {
+  BACKGROUND_SCAN_WORKERS,
+  REPORT_FLAG_OPTIONS,
+  backgroundScanInterval,
+  backgroundScanWorkers,
+} from "./report-flags.js";
 import { SERVICE_ACCOUNT_FLAG_OPTIONS, serviceAccountUsers } from "./service-account-flags.js";
 import { EVENT_FLAG_OPTIONS, eventSettings } from "./event-flags.js";
 import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
@@ -262,7 +267,7 @@ function serveOptions(o: {
     evalWorkers: numbers["eval-workers"] ?? 1,
     graceSeconds: numbers["grace-seconds"] ?? 15,
     backgroundScanIntervalMs: numbers["background-scan-interval"] ?? 3_600_000,
-    backgroundScanWorkers: numbers["background-scan-workers"] ?? 8,
+    backgroundScanWorkers: numbers["background-scan-workers"] ?? BACKGROUND_SCAN_WORKERS,
   };
 }
 

@@ -25,11 +25,14 @@ export function backgroundScanInterval(values: {
     : { ok: true, value: ms };
 }
 
+/** Reports a scan pass writes at once when the flag is not given: Kyverno's `--backgroundScanWorkers` default. */
+export const BACKGROUND_SCAN_WORKERS = 8;
+
 /** How many reports a scan pass writes at once, or what is wrong with the flag. */
 export function backgroundScanWorkers(values: {
   readonly "background-scan-workers"?: string | undefined;
 }): { ok: true; value: number } | { ok: false; error: string } {
-  const text = values["background-scan-workers"] ?? "8";
+  const text = values["background-scan-workers"] ?? String(BACKGROUND_SCAN_WORKERS);
   const n = Number(text);
   return Number.isInteger(n) && n >= 1 && n <= 256
     ? { ok: true, value: n }
