@@ -12,6 +12,7 @@ import { evaluateList, withElement } from "../foreach/evaluate-list.js";
 import type { GeneratedResource } from "../api/generated-resource.js";
 import { generateResources, type ExistingResources } from "../generate/index.js";
 import type { CompiledPolicy, CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
+import { noGeneration } from "../kinds/no-phase.js";
 import { substituteAll, type SubstitutionScope } from "../variables/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -25,7 +26,7 @@ export function generatePolicy(
   env: EngineEnv,
   existing: ExistingResources,
 ): PolicyResponse {
-  if (policy.language !== "kyverno") return { policy, resource: request.request.resource, rules: [] };
+  if (policy.language !== "kyverno") return noGeneration(policy, request);
   const base = request.base(policy.usesImages);
   const results: RuleResult[] = [];
   const trigger = request.request.resource;

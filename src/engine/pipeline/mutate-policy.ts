@@ -12,6 +12,7 @@ import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { setDotted } from "../context/request-context.js";
 import { runMutation } from "../mutate/run-mutation.js";
 import type { CompiledPolicy, CompiledRule, KyvernoCompiledPolicy } from "../policy/compiled-policy.js";
+import { noMutation } from "../kinds/no-phase.js";
 import type { ExistingResources } from "../generate/index.js";
 import { matchRequestFor, ruleMatches } from "./match-rule.js";
 import { mutateTargets } from "./mutate-existing.js";
@@ -32,8 +33,7 @@ export function mutatePolicy(
   env: EngineEnv,
   existing?: ExistingResources,
 ): PolicyResponse {
-  if (policy.language !== "kyverno")
-    return { policy, resource: request.subject, rules: [], patchedResource: request.request.resource };
+  if (policy.language !== "kyverno") return noMutation(policy, request);
   const base = request.base(policy.usesImages);
   const operation = request.operation;
   const results: RuleResult[] = [];
