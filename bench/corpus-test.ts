@@ -20,7 +20,7 @@ export async function benchCorpusTest(repoRoot: string): Promise<void> {
   const rows = manifest.reduce((n, s) => n + s.checks, 0);
 
   const t0 = performance.now();
-  const child = spawnSync(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "test", corpus, "-o", "json"], {
+  const child = spawnSync(process.execPath, [join(repoRoot, "bin", "bylaw.js"), "test", corpus, "-o", "bylaw-json"], {
     maxBuffer: 256 * 1024 * 1024,
   });
   const cliMs = performance.now() - t0;

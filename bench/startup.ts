@@ -86,11 +86,11 @@ export function benchStartup(repoRoot: string): void {
     }
     const read = time([node, join(repoRoot, "dist", "bench", "read-corpus-yaml.js"), corpus], 3);
     console.log(`startup: read and parse the corpus YAML (floor)   ${fmt(read)}`);
-    const all = time([...bylaw, "test", corpus, "-o", "json"], 5, cached);
-    console.log(`startup: bylaw test CORPUS -o json (caches warm)  ${fmt(all)}; ${ratio(all, read)}`);
-    const first = time([...bylaw, "test", corpus, "-o", "json"], 3, { BYLAW_COMPILE_CACHE: "off" });
+    const all = time([...bylaw, "test", corpus, "-o", "bylaw-json"], 5, cached);
+    console.log(`startup: bylaw test CORPUS -o bylaw-json (caches warm)  ${fmt(all)}; ${ratio(all, read)}`);
+    const first = time([...bylaw, "test", corpus, "-o", "bylaw-json"], 3, { BYLAW_COMPILE_CACHE: "off" });
     console.log(`startup: the same, BYLAW_COMPILE_CACHE=off        ${fmt(first)}; ${ratio(first, read)}`);
-    const worker = time([...bylaw, "test", corpus, "-o", "json"], 3, { ...cached, BYLAW_TEST_WORKERS: "1" });
+    const worker = time([...bylaw, "test", corpus, "-o", "bylaw-json"], 3, { ...cached, BYLAW_TEST_WORKERS: "1" });
     console.log(`startup: the same, warm, BYLAW_TEST_WORKERS=1     ${fmt(worker)}; ${ratio(worker, read)}`);
   } finally {
     rmSync(cache, { recursive: true, force: true });

@@ -40,7 +40,7 @@ test("test: an old test schema and patchedResource name bylaw fix test", async (
       "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: b}\npolicies: []\nresources: []\nresults:\n- {policy: p, rule: r, resources: [x], kind: Pod, result: pass, patchedResource: x.yaml}\n",
   });
   const io = recordingIo();
-  await main(["test", dir, "-o", "json"], io);
+  await main(["test", dir, "-o", "bylaw-json"], io);
   const errors = (JSON.parse(io.stdout.join("\n")) as { suites: { error: string }[] }).suites.map((s) => s.error);
   assert.match(errors[0] ?? "", /deprecated schema .*\(`bylaw fix test PATH` rewrites it\)/);
   assert.match(
@@ -72,7 +72,7 @@ spec:
   assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], apply), 2);
   assert.ok(apply.stderr.join("\n").includes(`invalid policy gen: ${text}`), apply.stderr.join("\n"));
   const suite = recordingIo();
-  assert.equal(await main(["test", dir, "-o", "json"], suite), 2);
+  assert.equal(await main(["test", dir, "-o", "bylaw-json"], suite), 2);
   assert.ok(suite.stderr.join("\n").includes(`invalid policy gen: ${text}`), suite.stderr.join("\n"));
   const rows = (JSON.parse(suite.stdout.join("\n")) as { suites: { results: { reason: string }[] }[] }).suites[0]
     ?.results;

@@ -348,7 +348,7 @@ async function bylawTest(
     }),
   );
   const io = recordingIo();
-  await main(["test", suite, "-o", "json"], io);
+  await main(["test", suite, "-o", "bylaw-json"], io);
   const parsed = JSON.parse(io.stdout.join("\n")) as {
     suites?: { results: { actual: string | null; message: string }[] }[];
   };

@@ -110,7 +110,7 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     });
     try {
       const run = (): { status: number | null; stdout: string } =>
-        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", suite, "-o", "json"], {
+        spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", suite, "-o", "bylaw-json"], {
           encoding: "utf8",
           env: { ...process.env, BYLAW_COMPILE_CACHE: cache },
         });
@@ -173,7 +173,7 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
       const run = (env: Record<string, string>): { status: number | null; stdout: string } =>
         spawnSync(
           process.execPath,
-          [join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "json"],
+          [join(root, "bin", "bylaw.js"), "test", join(root, "examples", "mutate", "add-labels"), "-o", "bylaw-json"],
           { encoding: "utf8", env: { ...process.env, ...env } },
         );
       const off = run({ BYLAW_COMPILE_CACHE: "off" });
@@ -202,7 +202,7 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
         "test",
         join(root, "examples", "mutate", "add-labels"),
         "-o",
-        "json",
+        "bylaw-json",
       ],
       {
         encoding: "utf8",
@@ -215,7 +215,7 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
 
   test("`bylaw test` from the bundle gives the same output with worker threads as without", () => {
     const run = (workers: string): { status: number | null; stdout: string } =>
-      spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples"), "-o", "json"], {
+      spawnSync(process.execPath, [join(root, "bin", "bylaw.js"), "test", join(root, "examples"), "-o", "bylaw-json"], {
         encoding: "utf8",
         env: { ...process.env, BYLAW_TEST_WORKERS: workers },
       });

@@ -102,3 +102,16 @@ test("a Kyverno row Bylaw has no row for is reported", () => {
     ],
   );
 });
+
+test("a Pod controller's row pairs by the rule that gave the result (autogen-NAME), as both tables name it", () => {
+  const kyverno = kyvernoRows(
+    '[\n  {\n    "ID": 1,\n    "Message": "",\n    "POLICY": "require-team",\n    "REASON": "Ok",\n    "RESOURCE": "apps/v1/Deployment/default/web",\n    "RESULT": "Pass",\n    "RULE": "autogen-check-team"\n  }\n]\n',
+  );
+  const deployment: RowResult = {
+    ...row("web", true, "Ok", ""),
+    kind: "Deployment",
+    subject: "apps/v1/Deployment/default/web",
+    resultRule: "autogen-check-team",
+  };
+  assert.deepEqual(compareRows(kyverno, [deployment]), { pairs: 1, differences: [] });
+});

@@ -1,10 +1,12 @@
 /**
  * One suite's rows from `kyverno test -o json --detailed-results` and from `bylaw test`, paired and
  * compared: the outcome (RESULT and REASON: did the row hold, and why not) and the rule message.
- * Rows pair by policy, rule and resource as Kyverno's table names them (`v1/Pod/default/web`), in
- * order when a key repeats.
+ * Rows pair by policy, rule and resource as Kyverno's table names them (`v1/Pod/default/web`, the
+ * rule that gave the result: `autogen-NAME` for a Pod controller), in order when a key repeats.
+ * Bylaw's side is what `bylaw test -o json` prints for the rows.
  */
 import type { RowResult } from "../../src/cli/test-suite/types.js";
+import { kyvernoRows as bylawTableRows } from "../../src/cli/commands/test/kyverno-formats.js";
 
 /** One row of Kyverno's `test -o json` array (commands/test/output.go printOutputFormats). */
 export interface KyvernoRow {
@@ -44,10 +46,6 @@ export function kyvernoRows(stdout: string): KyvernoRow[] {
   return rows;
 }
 
-function bylawResult(row: RowResult): string {
-  return row.ok ? "Pass" : "Fail";
-}
-
 function keyOf(policy: string, rule: string, resource: string): string {
   return `${policy}/${rule} ${resource}`;
 }
@@ -60,10 +58,10 @@ export function compareRows(kyverno: readonly KyvernoRow[], bylaw: readonly RowR
   }
   const differences: RowDifference[] = [];
   let pairs = 0;
-  for (const b of bylaw) {
-    const key = keyOf(b.policy, b.rule, b.subject ?? b.resource);
+  for (const b of bylawTableRows(bylaw)) {
+    const key = keyOf(b.policy, b.rule, b.resource);
     const k = waiting.get(key)?.shift();
-    const bOutcome = `${bylawResult(b)} ${b.reason}`;
+    const bOutcome = `${b.result} ${b.reason}`;
     if (k === undefined) {
       differences.push({ key, what: "bylaw-only", bylaw: bOutcome });
       continue;

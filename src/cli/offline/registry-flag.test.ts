@@ -119,11 +119,11 @@ results:
 `;
     const dir = tempTree({ "p.yaml": policy, "pods.yaml": pods(), "kyverno-test.yaml": suite });
     const io = recordingIo();
-    const code = await main(["test", dir, "--registry", "-o", "json"], io);
+    const code = await main(["test", dir, "--registry", "-o", "bylaw-json"], io);
     assert.equal(code, 0, io.stdout.join("\n") + io.stderr.join("\n"));
     const without = recordingIo();
     assert.equal(
-      await main(["test", dir, "-o", "json"], without),
+      await main(["test", dir, "-o", "bylaw-json"], without),
       1,
       "without --registry the rows are errors, so the suite fails",
     );

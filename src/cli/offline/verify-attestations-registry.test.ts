@@ -122,10 +122,10 @@ results:
     const dir = tempTree({ "p.yaml": policy(), "pods.yaml": pods(), "kyverno-test.yaml": suite });
     const io = recordingIo();
     assert.equal(
-      await main(["test", dir, "--registry", "-o", "json"], io),
+      await main(["test", dir, "--registry", "-o", "bylaw-json"], io),
       0,
       io.stdout.join("\n") + io.stderr.join("\n"),
     );
-    assert.equal(await main(["test", dir, "-o", "json"], recordingIo()), 1);
+    assert.equal(await main(["test", dir, "-o", "bylaw-json"], recordingIo()), 1);
   });
 });

@@ -144,11 +144,11 @@ results:
       "kyverno-test.yaml": suite,
     });
     const io = recordingIo();
-    const code = await main(["test", dir, "--registry", "-o", "json"], io);
+    const code = await main(["test", dir, "--registry", "-o", "bylaw-json"], io);
     assert.equal(code, 0, io.stdout.join("\n") + io.stderr.join("\n"));
     const without = recordingIo();
     assert.equal(
-      await main(["test", dir, "-o", "json"], without),
+      await main(["test", dir, "-o", "bylaw-json"], without),
       1,
       "without --registry the rows are errors, so the suite fails",
     );
@@ -160,7 +160,7 @@ results:
     });
     const staleIo = recordingIo();
     assert.equal(
-      await main(["test", stale, "--registry", "-o", "json"], staleIo),
+      await main(["test", stale, "--registry", "-o", "bylaw-json"], staleIo),
       1,
       "a patched resource without the digest is a mismatch",
     );

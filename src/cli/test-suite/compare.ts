@@ -28,6 +28,11 @@ interface RowVerdict {
   readonly message: string;
   /** The resource the verdict is about as Kyverno's test table names it (`v1/Pod/default/web`); absent when none was found. */
   readonly subject?: string;
+  /**
+   * The rule whose result was compared (`autogen-check-team` for a row naming `check-team` on a
+   * Deployment), as Kyverno's test table names it; absent when no rule result was (Excluded, Not found).
+   */
+  readonly resultRule?: string;
 }
 
 /** `apiVersion/Kind/namespace/name`, Kyverno's test resource key with `/` (a cluster-scoped object's namespace is empty). */
@@ -156,12 +161,15 @@ export function compareRow(
               ? "Resource diff"
               : `Want ${expected.result}, got ${actual}`;
       const about = resourceMatches(response, resource) ? response.resource : (rule.patchedTarget ?? response.resource);
+      const generated = rule.generated?.[0]?.resource;
       const v: RowVerdict = {
         ok,
         actual,
         reason,
         message: problem?.message ?? rule.message,
-        subject: subjectOf(about),
+        // Kyverno's table names a generate rule's row by what it generated: `/NAME`, no apiVersion or kind.
+        subject: generated !== undefined ? `/${resourceName(generated)}` : subjectOf(about),
+        resultRule: rule.rule,
       };
       if (verdict === undefined || verdict.reason === "Excluded" || (verdict.ok && !ok)) verdict = v;
     }

@@ -324,7 +324,7 @@ function row(
   i: number,
   e: ExpectedResult,
   resource: string,
-  v: { ok: boolean; actual: string | null; reason: string; message: string },
+  v: Pick<RowResult, "ok" | "actual" | "reason" | "message" | "subject" | "resultRule">,
 ): RowResult {
   return {
     id: `${prefix}::${i}::${resource}`,

@@ -16,6 +16,12 @@ export interface RowResult {
   readonly message: string;
   /** The resource the row is about, as Kyverno's test table names it (`v1/Pod/default/web`); absent when none was found. */
   readonly subject?: string;
+  /**
+   * The rule whose result the row compared, as Kyverno's test table names it: the `autogen-` or
+   * `autogen-cronjob-` rule for a Pod controller, the result's own name for a rule-less kind; absent
+   * when none was (Excluded, Not found), where the table names `rule`, the row's rule as written.
+   */
+  readonly resultRule?: string;
 }
 
 export interface SuiteResult {

@@ -126,6 +126,38 @@ const OPTIONS: CreateNodeOptions & DocumentOptions & SchemaOptions & ToStringOpt
   blockQuote: "literal",
 };
 
+/**
+ * The quoting go-yaml v3 chooses (what Kyverno's CLI marshals its `-o yaml` output with): a string
+ * that would read back as something else (empty, a boolean, a number, null) in double quotes, other
+ * strings that cannot be plain in single quotes. Everything else is the writer above.
+ */
+const goQuotingStringTag: ScalarTag = {
+  ...escapingStringTag,
+  stringify(item, ctx, onComment, onChompKeep) {
+    const value = item.value;
+    if (typeof value === "string" && !value.includes("\n") && (value === "" || AMBIGUOUS_PLAIN.test(value))) {
+      const forced = new Scalar(value);
+      forced.type = Scalar.QUOTE_DOUBLE;
+      return escapingStringTag.stringify?.(forced, ctx, onComment, onChompKeep) ?? JSON.stringify(value);
+    }
+    return escapingStringTag.stringify?.(item, ctx, onComment, onChompKeep) ?? JSON.stringify(value);
+  },
+};
+
+const GO_OPTIONS: typeof OPTIONS = {
+  ...OPTIONS,
+  customTags: (tags) => [
+    ...tags.map((t) => (typeof t === "object" && t.tag === stringTag.tag ? goQuotingStringTag : t)),
+    ambiguousPlain,
+  ],
+  singleQuote: true,
+};
+
+/** A JSON-like value as go-yaml v3's `Marshal` writes it, for output that must look like Kyverno's CLI's (`bylaw test -o yaml`). */
+export function writeGoYaml(value: JsonValue): string {
+  return stringify(value, GO_OPTIONS);
+}
+
 /** One YAML document (ending in a newline) for a JSON-like value; `comment` becomes a `#` line before it. */
 export function writeYaml(value: JsonValue, comment?: string): string {
   const body = stringify(value, OPTIONS);

@@ -176,7 +176,7 @@ ${results}`,
   ): Promise<{ code: number; rows: { result: string; reason: string; actual: string | null }[]; stdout: string }> {
     const dir = tempTree(files);
     const io = recordingIo();
-    const code = await main(["test", dir, "-o", "json"], io);
+    const code = await main(["test", dir, "-o", "bylaw-json"], io);
     const stdout = io.stdout.join("\n");
     const parsed = JSON.parse(stdout) as {
       suites?: { results: { result: string; reason: string; actual: string | null }[] }[];

@@ -177,7 +177,7 @@ results:
       ` [{expression: "has(object.metadata.labels)", message: labels are required}]`,
     );
     const labelled = `apiVersion: v1\nkind: Pod\nmetadata: {name: tidy, namespace: shop, labels: {a: b}}\nspec: {containers: [{name: c, image: web:1}]}\n`;
-    const { code, out } = await cli(["test", "$DIR", "-o", "json"], {
+    const { code, out } = await cli(["test", "$DIR", "-o", "bylaw-json"], {
       "p.yaml": labelsAsJson,
       "pod.yaml": `${pod}---\n${labelled}`,
       "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1

@@ -48,7 +48,7 @@ async function runJson(
 ): Promise<{ code: number; out: JsonOut; stderr: string }> {
   const dir = tempTree(files);
   const io = recordingIo();
-  const code = await main(["test", dir, "-o", "json", ...args], io);
+  const code = await main(["test", dir, "-o", "bylaw-json", ...args], io);
   return { code, out: JSON.parse(io.stdout.join("\n")) as JsonOut, stderr: io.stderr.join("\n") };
 }
 

@@ -13,19 +13,10 @@ import type { Io } from "../../io.js";
 import { discoverTests } from "./discover.js";
 import { isGitUrl } from "../../git-url.js";
 import { cloneTestPaths, type TestPaths } from "./git-paths.js";
-import { explanationText } from "../../../engine/index.js";
 import { usageLine } from "../../usage.js";
 import { runSuiteFiles, workerCount } from "./run-suites.js";
-import {
-  renderJson,
-  renderJunit,
-  renderMarkdown,
-  renderLoading,
-  renderSuiteTable,
-  renderYaml,
-  summarize,
-  summaryLine,
-} from "./output.js";
+import { summarize } from "./output.js";
+import { printResults, TEST_FORMATS, type TestFormat } from "./print-results.js";
 import { parseCaseSelector, selectCases } from "./case-selector.js";
 import { withPolicyFixHint } from "../../../platform/policy-documents/index.js";
 
@@ -82,23 +73,28 @@ Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)
   -b, --git-branch BRANCH  the branch of the Git URLs among the PATHs (file:///PATH/REPO.git also works)
   -o, --output-format FORMAT
-                           table (default; Kyverno's: each suite's "Loading …" lines, then its rows,
-                           each resource as apiVersion/Kind/namespace/name),
-                           json, yaml (the JSON document below, as YAML), markdown
-                           (one Markdown table of every row, with a SUITE column, then the summary
-                           line) or junit (--output FORMAT: the old spelling, warned)
+                           table (default), json, yaml or markdown: what kyverno test prints, for
+                           scripts written against it: each suite's "Loading …" lines, then its rows
+                           (ID, POLICY, RULE, RESOURCE, RESULT, REASON, and Message with
+                           --detailed-results) as a table, a JSON array, a YAML list or a Markdown
+                           table; RULE is the rule that gave the result (autogen-NAME for a Pod
+                           controller), RESOURCE is apiVersion/Kind/namespace/name; then the summary
+                           line. bylaw-json or bylaw-yaml: one document of every suite (below).
+                           junit: one JUnit XML document. (--output FORMAT: the old spelling, warned)
   -t, --test-case-selector SELECTOR
                            run only the rows whose policy, rule and resource names match, as kyverno
                            test: "policy=NAME,rule=NAME,resource=NAME" (any of the three; wildcards * and
                            ?; default "policy=*,rule=*,resource=*")
-      --fail-only          show only failing rows
-      --detailed-results   add the rule message to the table
+      --fail-only          show no suite's rows; after the summary line, the failing rows of every
+                           suite (as kyverno test: "Aggregated Failed Test Cases")
+      --detailed-results   add the rule message to the rows
       --explain            after each suite's table, how each policy's results on each resource came
                            about: the match or exclude clause that decided, PolicyExceptions
                            considered, context values, preconditions and deny conditions with each
                            operand, the CEL each policy kind ran with what it gave, each mutate
-                           rule's own patch, and the path and value a pattern failed at. With -o json|yaml it is each suite's "explanations" list; not
-                           with markdown or junit. Suites then run in this thread
+                           rule's own patch, and the path and value a pattern failed at. With
+                           -o bylaw-json|bylaw-yaml it is each suite's "explanations" list; not
+                           with json, yaml, markdown or junit. Suites then run in this thread
       --require-tests      exit 1 when no test files are found
       --remove-color       accepted (Bylaw's output has no colour)
       --warnings-as-errors kyverno test's flag; not supported by Bylaw yet (a usage error naming it)
@@ -120,9 +116,22 @@ Exit codes:
   3  internal error (a bug in Bylaw: please report it with the command line and the message)
 
 Progress lines go to stderr when ten or more suites run, only on a terminal, never in CI (CI=true) or
-with -o json/junit.
+with a machine format (-o json, yaml, markdown, junit, bylaw-json, bylaw-yaml).
 
--o json prints one object, with one result per expected row:
+-o json prints, for each suite after its "Loading …" lines, Kyverno's array:
+  [
+    {
+      "ID": 1,
+      "POLICY": "require-team-label",
+      "REASON": "Ok",
+      "RESOURCE": "v1/Pod/default/web",
+      "RESULT": "Pass",
+      "RULE": "check-team"
+    }
+  ]
+  (keys sorted, <, > and & escaped as \u003c, \u003e, \u0026, as Kyverno's Go encoder writes them).
+
+-o bylaw-json prints one object, with one result per expected row:
   {"summary": {"passed": 5, "failed": 1, "skipped": 0},
    "suites": [{"path": "examples/tests", "name": "examples", "error": null, "policyErrors": [],
                "warnings": [], "results": [{"policy": "require-team-label", "rule": "check-team",
@@ -178,8 +187,8 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
     );
   const format = checkedFormat(values, io);
   if (format === undefined) return 2;
-  if (values.explain && (format === "markdown" || format === "junit")) {
-    io.err(usageLine("test", `--explain prints with the table, json or yaml output, not ${format}`));
+  if (values.explain && !EXPLAINED_FORMATS.has(format)) {
+    io.err(usageLine("test", `--explain prints with the table, bylaw-json or bylaw-yaml output, not ${format}`));
     return 2;
   }
   const selector = parseCaseSelector(values["test-case-selector"]);
@@ -204,9 +213,10 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   }
 }
 
-const FORMATS = ["table", "json", "yaml", "markdown", "junit"] as const;
-type Format = (typeof FORMATS)[number];
-const isFormat = (f: string): f is Format => (FORMATS as readonly string[]).includes(f);
+type Format = TestFormat;
+const isFormat = (f: string): f is Format => (TEST_FORMATS as readonly string[]).includes(f);
+/** The formats that have a place for --explain's text (Kyverno's json, yaml and markdown do not). */
+const EXPLAINED_FORMATS: ReadonlySet<Format> = new Set(["table", "bylaw-json", "bylaw-yaml"]);
 
 /** The output format, or undefined after a usage error (an unknown format, or --warnings-as-errors). */
 function checkedFormat(
@@ -215,7 +225,9 @@ function checkedFormat(
 ): Format | undefined {
   const format = values["output-format"] ?? values.output ?? "table";
   if (!isFormat(format)) {
-    io.err(usageLine("test", `--output-format must be one of ${FORMATS.join(", ")} (got ${JSON.stringify(format)})`));
+    io.err(
+      usageLine("test", `--output-format must be one of ${TEST_FORMATS.join(", ")} (got ${JSON.stringify(format)})`),
+    );
     return undefined;
   }
   if (values["warnings-as-errors"]) {
@@ -313,21 +325,7 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
     for (const e of s.policyErrors ?? []) io.err(`error: ${withPolicyFixHint(e)}`);
     if (s.error !== undefined) io.err(`error: ${s.error}`);
   }
-  const failOnly = values["fail-only"];
-  if (format === "json") io.out(renderJson(suites));
-  else if (format === "yaml") io.out(renderYaml(suites));
-  else if (format === "markdown") io.out(renderMarkdown(suites, values["detailed-results"], failOnly));
-  else if (format === "junit") io.out(renderJunit(suites));
-  else {
-    // As Kyverno's test: what each suite loaded, then its table between empty lines.
-    for (const s of suites) {
-      io.out(renderLoading(s));
-      const table = renderSuiteTable(s, values["detailed-results"], failOnly);
-      if (table !== "") io.out(`\n${table}\n`);
-      if (s.explanations !== undefined) io.out(`${explanationText(s.explanations)}\n`);
-    }
-    io.out(`\n${summaryLine(summarize(suites), failOnly)}\n`);
-  }
+  printResults(suites, { format, detailed: values["detailed-results"], failOnly: values["fail-only"] }, io);
   // An invalid policy fails the run harder than a failing row: the suite did not test what it says.
   // So does a PATH that does not exist (an input error, exit 2 as in bylaw apply).
   if (suites.some((s) => (s.policyErrors?.length ?? 0) > 0) || found.errors.length > 0) return 2;

@@ -29,20 +29,20 @@ describe("bylaw test --explain", () => {
     assert.doesNotMatch(plain.out, /explain:/);
   });
 
-  test("json: each suite carries its explanations", async () => {
-    const { out } = await run("--explain", "-o", "json");
+  test("bylaw-json: each suite carries its explanations", async () => {
+    const { out } = await run("--explain", "-o", "bylaw-json");
     const doc = JSON.parse(out) as { suites: { explanations?: { policy: string; resource: string }[] }[] };
     const explanations = doc.suites[0]?.explanations ?? [];
     assert.ok(explanations.some((e) => e.policy === "limit-replicas" && e.resource === "Deployment prod-eu/api"));
-    const plain = JSON.parse((await run("-o", "json")).out) as { suites: object[] };
+    const plain = JSON.parse((await run("-o", "bylaw-json")).out) as { suites: object[] };
     assert.equal("explanations" in (plain.suites[0] ?? {}), false);
   });
 
-  test("markdown and junit refuse it (exit 2)", async () => {
-    for (const format of ["markdown", "junit"]) {
+  test("Kyverno's json, yaml and markdown, and junit, refuse it (exit 2)", async () => {
+    for (const format of ["json", "yaml", "markdown", "junit"]) {
       const { code, err } = await run("--explain", "-o", format);
       assert.equal(code, 2);
-      assert.match(err, new RegExp(`--explain prints with the table, json or yaml output, not ${format}`));
+      assert.match(err, new RegExp(`--explain prints with the table, bylaw-json or bylaw-yaml output, not ${format}`));
     }
   });
 });

@@ -58,7 +58,7 @@ describe("bylaw test on a Git URL", { skip: hasGit ? false : "git is not install
 
   const run = async (args: string[]) => {
     const io = recordingIo();
-    const code = await main(["test", ...args, "-o", "json"], io);
+    const code = await main(["test", ...args, "-o", "bylaw-json"], io);
     return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
   };
 

@@ -71,25 +71,155 @@ describe("bylaw test: kyverno test's flags", () => {
     assert.equal(withOthers.code, 2);
   });
 
-  test("-o yaml prints the -o json document as YAML; -o markdown one Markdown table and the summary line", async () => {
-    const asJson = await run(["$DIR", "-o", "json"]);
-    const asYaml = await run(["$DIR", "-o", "yaml"]);
+  test("-o json, yaml and markdown print kyverno test's layout: each suite's loading lines, its rows, the summary", async () => {
+    const loading = [
+      "  Loading values/variables ...",
+      "  Loading policies ...",
+      "  Loading resources ...",
+      "  Loading exceptions ...",
+      "  Applying 1 policy to 2 resources with 0 exceptions ...",
+      "  Checking results ...",
+      "",
+    ].join("\n");
+    const asJson = await run(["$DIR", "-o", "json", "--detailed-results"]);
+    assert.equal(asJson.code, 1);
+    const [head = "", body = "", tail = ""] = asJson.out.split(/\n(?=\[|\nTest Summary)/);
+    assert.match(head, /^Loading test suite \( .*kyverno-test\.yaml \) \.\.\.\n/);
+    assert.ok(head.endsWith(loading), head);
+    assert.deepEqual(JSON.parse(body), [
+      {
+        ID: 1,
+        Message: "validation rule 'check-team' passed.",
+        POLICY: "require-team",
+        REASON: "Ok",
+        RESOURCE: "v1/Pod/default/good",
+        RESULT: "Pass",
+        RULE: "check-team",
+      },
+      {
+        ID: 2,
+        Message: "validation error: label team is required. rule check-team failed at path /metadata/labels/",
+        POLICY: "require-team",
+        REASON: "Want pass, got fail",
+        RESOURCE: "v1/Pod/default/bad",
+        RESULT: "Fail",
+        RULE: "check-team",
+      },
+    ]);
+    assert.equal(tail, "\nTest Summary: 1 tests passed and 1 tests failed\n");
+    const asYaml = await run(["$DIR", "-o", "yaml", "--detailed-results"]);
+    assert.equal(asYaml.code, 1);
+    const yamlBody = asYaml.out.slice(asYaml.out.indexOf("\n- ID: 1"), asYaml.out.indexOf("\nTest Summary"));
+    assert.deepEqual(parse(yamlBody), JSON.parse(body));
+    const md = await run(["$DIR", "--output-format", "markdown"]);
+    assert.equal(md.code, 1);
+    assert.ok(
+      md.out.includes(
+        [
+          "  Checking results ...",
+          "",
+          "| ID | POLICY | RULE | RESOURCE | RESULT | REASON | ",
+          "|----|----|----|----|----|----|",
+          "| 1 | require-team | check-team | v1/Pod/default/good | Pass | Ok |",
+          "| 2 | require-team | check-team | v1/Pod/default/bad | Fail | Want pass, got fail |",
+          "",
+          "",
+          "",
+          "Test Summary: 1 tests passed and 1 tests failed",
+        ].join("\n"),
+      ),
+      md.out,
+    );
+  });
+
+  test("--fail-only prints no suite's rows, then after the summary every failing row (json: the suites' IDs; table: renumbered)", async () => {
+    const asJson = await run(["$DIR", "-o", "json", "--fail-only"]);
+    assert.equal(asJson.code, 1);
+    const summary = "Test Summary: 1 out of 2 tests failed";
+    assert.ok(asJson.out.includes(`  Checking results ...\n\n${summary}\n\n\n[`), asJson.out);
+    const failed = JSON.parse(asJson.out.slice(asJson.out.indexOf("\n[") + 1)) as { ID: number; RESOURCE: string }[];
+    assert.deepEqual(
+      failed.map((r) => [r.ID, r.RESOURCE]),
+      [[2, "v1/Pod/default/bad"]],
+    );
+    const table = await run(["$DIR", "--fail-only"]);
+    assert.ok(
+      table.out.includes(`  Checking results ...\n\n${summary}\n\nAggregated Failed Test Cases : \n`),
+      table.out,
+    );
+    assert.match(table.out, /│ 1 +│ require-team │ check-team │ v1\/Pod\/default\/bad │ Fail/);
+    assert.doesNotMatch(table.out, /default\/good/);
+  });
+
+  test("RULE names the rule that gave the result, as kyverno test: autogen- and autogen-cronjob- for Pod controllers", async () => {
+    const dir = tempTree({
+      "policy.yaml": policyFixture("require-team"),
+      "resources.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx:1}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "0 1 * * *"
+  jobTemplate:
+    spec:
+      template:
+        metadata: {labels: {team: a}}
+        spec: {containers: [{name: c, image: nginx:1}], restartPolicy: Never}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+`,
+      "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: autogen}
+policies: [policy.yaml]
+resources: [resources.yaml]
+results:
+- {policy: require-team, rule: check-team, resources: [web], kind: Deployment, result: fail}
+- {policy: require-team, rule: check-team, resources: [nightly], kind: CronJob, result: pass}
+- {policy: require-team, rule: check-team, resources: [settings], kind: ConfigMap, result: pass}
+`,
+    });
+    const io = recordingIo();
+    assert.equal(await main(["test", dir, "-o", "json"], io), 0, io.stderr.join("\n"));
+    const out = io.stdout.join("\n");
+    const rows = JSON.parse(out.slice(out.indexOf("\n[") + 1, out.indexOf("\nTest Summary"))) as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual(
+      rows.map((r) => [r["RULE"], r["RESOURCE"], r["REASON"]]),
+      [
+        ["autogen-check-team", "apps/v1/Deployment/default/web", "Ok"],
+        ["autogen-cronjob-check-team", "batch/v1/CronJob/default/nightly", "Ok"],
+        // No rule result: the row's rule as written, as Kyverno's Excluded row.
+        ["check-team", "v1/ConfigMap/default/settings", "Excluded"],
+      ],
+    );
+    const table = recordingIo();
+    await main(["test", dir], table);
+    assert.match(
+      table.stdout.join("\n"),
+      /│ 1 +│ require-team │ autogen-check-team +│ apps\/v1\/Deployment\/default\/web/,
+    );
+  });
+
+  test("bylaw-json and bylaw-yaml print Bylaw's document of every suite, the same data", async () => {
+    const asJson = await run(["$DIR", "-o", "bylaw-json"]);
+    const asYaml = await run(["$DIR", "-o", "bylaw-yaml"]);
     assert.equal(asYaml.code, 1);
     const dirless = (text: string) => text.replace(/\/tmp\/bylaw-test-\w+/g, "DIR");
     assert.deepEqual(parse(dirless(asYaml.out)), JSON.parse(dirless(asJson.out)));
     assert.match(asYaml.out, /^summary:\n {2}passed: 1\n {2}failed: 1\n/);
-    const md = await run(["$DIR", "--output-format", "markdown", "--detailed-results"]);
-    assert.equal(md.code, 1);
-    assert.equal(
-      md.out.split("\n").slice(0, 4).join("\n"),
-      [
-        "| ID | SUITE | POLICY | RULE | RESOURCE | RESULT | REASON | MESSAGE |",
-        "|---|---|---|---|---|---|---|---|",
-        "| 1 | suite | require-team | check-team | v1/Pod/default/good | Pass | Ok | validation rule 'check-team' passed. |",
-        "| 2 | suite | require-team | check-team | v1/Pod/default/bad | Fail | Want pass, got fail | validation error: label team is required. rule check-team failed at path /metadata/labels/ |",
-      ].join("\n"),
-    );
-    assert.match(md.out, /\n\nTest Summary: 1 tests passed and 1 tests failed$/);
   });
 
   test("the table is Kyverno's: its borders, and each resource as apiVersion/Kind/namespace/name (a row that found none: as written)", async () => {

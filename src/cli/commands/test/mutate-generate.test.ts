@@ -41,7 +41,7 @@ interface Row {
 async function run(files: Record<string, string>): Promise<{ code: number; rows: Row[]; error: string | null }> {
   const dir = tempTree(files);
   const io = recordingIo();
-  const code = await main(["test", dir, "-o", "json"], io);
+  const code = await main(["test", dir, "-o", "bylaw-json"], io);
   const out = JSON.parse(io.stdout.join("\n")) as { suites: { error: string | null; results: Row[] }[] };
   return { code, rows: out.suites[0]?.results ?? [], error: out.suites[0]?.error ?? null };
 }
@@ -172,6 +172,25 @@ describe("bylaw test: generate", () => {
       [[true, "Ok"]],
     );
     assert.equal(code, 0);
+  });
+
+  test("Kyverno's -o json names a generate row's RESOURCE by what the rule generated (/NAME), not the trigger", async () => {
+    const dir = tempTree({
+      "policy.yaml": syncSecret,
+      "resources.yaml": namespace,
+      "source.yaml": source,
+      "kyverno-test.yaml": suite(
+        "- {policy: sync-regcred, rule: clone, resources: [team-a], kind: Namespace, result: pass, cloneSourceResource: source.yaml}\n",
+      ),
+    });
+    const io = recordingIo();
+    assert.equal(await main(["test", dir, "-o", "json"], io), 0, io.stderr.join("\n"));
+    const out = io.stdout.join("\n");
+    const [row] = JSON.parse(out.slice(out.indexOf("\n[") + 1, out.indexOf("\nTest Summary"))) as Record<
+      string,
+      unknown
+    >[];
+    assert.deepEqual([row?.["RULE"], row?.["RESOURCE"], row?.["REASON"]], ["clone", "/regcred", "Ok"]);
   });
 
   test("without the clone source the rule errors and says where to supply it", async () => {

@@ -48,7 +48,7 @@ interface JsonOut {
 async function run(files: Record<string, string>): Promise<{ code: number; out: JsonOut; stderr: string }> {
   const dir = tempTree(files);
   const io = recordingIo();
-  const code = await main(["test", dir, "-o", "json"], io);
+  const code = await main(["test", dir, "-o", "bylaw-json"], io);
   return { code, out: JSON.parse(io.stdout.join("\n")) as JsonOut, stderr: io.stderr.join("\n") };
 }
 

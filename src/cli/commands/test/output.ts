@@ -1,7 +1,8 @@
-/** Render `bylaw test` results as a table, JSON or JUnit XML. */
+/** Render `bylaw test` results as Kyverno's table, Bylaw's JSON or YAML document, or JUnit XML (Kyverno's -o json|yaml|markdown: kyverno-formats.ts). */
 import type { RowResult, SuiteResult } from "../../test-suite/types.js";
 import { counted } from "../../output/counted.js";
 import { renderTable } from "../../output/table.js";
+import type { KyvernoRow } from "./kyverno-formats.js";
 import {
   countCases,
   renderJunitXml,
@@ -35,21 +36,15 @@ export function summarize(suites: readonly SuiteResult[]): Summary {
   return { passed, failed, skipped };
 }
 
-/** The resource a row is about as Kyverno's table names it (`v1/Pod/default/web`); a row that found none names it as the test file does. */
-function tableResource(r: RowResult): string {
-  return r.subject ?? (r.kind ? `${r.kind}/${r.resource}` : r.resource);
-}
-
-export function renderSuiteTable(suite: SuiteResult, detailed: boolean, failOnly: boolean): string {
-  const rows = suite.results.filter((r) => !failOnly || !r.ok);
-  if (rows.length === 0) return "";
+/** Kyverno's test table of rows (output/table), --detailed-results adding MESSAGE (whitespace runs folded, cut at 200 characters). */
+export function renderRowsTable(rows: readonly KyvernoRow[], detailed: boolean): string {
   const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
-  const body = rows.map((r, i) => [
-    String(i + 1),
+  const body = rows.map((r) => [
+    String(r.id),
     r.policy,
     r.rule,
-    tableResource(r),
-    r.ok ? "Pass" : "Fail",
+    r.resource,
+    r.result,
     r.reason,
     ...(detailed ? [r.message.replace(/\s+/g, " ").slice(0, 200)] : []),
   ]);
@@ -85,41 +80,14 @@ export function summaryLine(s: Summary, failOnly: boolean): string {
     : `Test Summary: ${s.passed + s.skipped} tests passed and ${s.failed} tests failed`;
 }
 
-export function renderJson(suites: readonly SuiteResult[]): string {
+/** `-o bylaw-json`: Bylaw's document of every suite (its errors, warnings and explanations too). */
+export function renderBylawJson(suites: readonly SuiteResult[]): string {
   return JSON.stringify(jsonDocument(suites), null, 2);
 }
 
-/** `-o yaml`: the document -o json prints, as YAML. */
-export function renderYaml(suites: readonly SuiteResult[]): string {
+/** `-o bylaw-yaml`: the document -o bylaw-json prints, as YAML. */
+export function renderBylawYaml(suites: readonly SuiteResult[]): string {
   return writeYaml(JSON.parse(JSON.stringify(jsonDocument(suites))) as JsonValue).trimEnd();
-}
-
-/**
- * `-o markdown`: the table's rows as one Markdown table (a SUITE column names the test file's suite,
- * --detailed-results adds MESSAGE), then the summary line.
- */
-export function renderMarkdown(suites: readonly SuiteResult[], detailed: boolean, failOnly: boolean): string {
-  const cell = (text: string) => text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
-  const headers = ["ID", "SUITE", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
-  const lines = [`| ${headers.join(" | ")} |`, `|${headers.map(() => "---|").join("")}`];
-  let id = 0;
-  for (const s of suites)
-    for (const r of s.results.filter((row) => !failOnly || !row.ok))
-      lines.push(
-        `| ${[
-          String(++id),
-          s.name || "(unnamed)",
-          r.policy,
-          r.rule,
-          tableResource(r),
-          r.ok ? "Pass" : "Fail",
-          r.reason,
-          ...(detailed ? [r.message.slice(0, 200)] : []),
-        ]
-          .map(cell)
-          .join(" | ")} |`,
-      );
-  return `${lines.join("\n")}\n\n${summaryLine(summarize(suites), failOnly)}`;
 }
 
 function jsonDocument(suites: readonly SuiteResult[]) {
