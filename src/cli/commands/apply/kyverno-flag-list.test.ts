@@ -93,7 +93,6 @@ const TEST_FLAGS: readonly (readonly string[])[] = [
   ["--require-tests"],
   ["-t", "policy=*"],
   ["--test-case-selector", "policy=*,rule=*,resource=*"],
-  ["--warnings-as-errors"],
 ];
 
 const flagName = (args: readonly string[]) =>

@@ -97,7 +97,6 @@ Flags:
                            with json, yaml, markdown or junit. Suites then run in this thread
       --require-tests      exit 1 when no test files are found
       --remove-color       accepted (Bylaw's output has no colour)
-      --warnings-as-errors kyverno test's flag; not supported by Bylaw yet (a usage error naming it)
       --registry           read image registries for imageRegistry context entries, CEL
                            image.GetMetadata and verifyImages (cosign signatures and attestations,
                            tag digests; credentials: the local docker config, as Kyverno's CLI); without it such
@@ -172,7 +171,6 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       registry: { type: "boolean", default: false },
       "test-case-selector": { type: "string", short: "t", default: "policy=*,rule=*,resource=*" },
       "remove-color": { type: "boolean", default: false },
-      "warnings-as-errors": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -218,24 +216,12 @@ const isFormat = (f: string): f is Format => (TEST_FORMATS as readonly string[])
 /** The formats that have a place for --explain's text (Kyverno's json, yaml and markdown do not). */
 const EXPLAINED_FORMATS: ReadonlySet<Format> = new Set(["table", "bylaw-json", "bylaw-yaml"]);
 
-/** The output format, or undefined after a usage error (an unknown format, or --warnings-as-errors). */
-function checkedFormat(
-  values: { "output-format"?: string; output?: string; "warnings-as-errors": boolean },
-  io: Io,
-): Format | undefined {
+/** The output format, or undefined after a usage error (an unknown format). */
+function checkedFormat(values: { "output-format"?: string; output?: string }, io: Io): Format | undefined {
   const format = values["output-format"] ?? values.output ?? "table";
   if (!isFormat(format)) {
     io.err(
       usageLine("test", `--output-format must be one of ${TEST_FORMATS.join(", ")} (got ${JSON.stringify(format)})`),
-    );
-    return undefined;
-  }
-  if (values["warnings-as-errors"]) {
-    io.err(
-      usageLine(
-        "test",
-        "--warnings-as-errors (a kyverno test flag) is not supported by Bylaw yet; run without it, or use Kyverno's CLI for this run",
-      ),
     );
     return undefined;
   }
