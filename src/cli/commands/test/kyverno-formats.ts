@@ -25,7 +25,7 @@ export interface KyvernoRow {
 }
 
 /** The resource a row is about as Kyverno's table names it (`v1/Pod/default/web`); a row that found none names it as the test file does. */
-export function tableResource(r: RowResult): string {
+function tableResource(r: RowResult): string {
   return r.subject ?? (r.kind ? `${r.kind}/${r.resource}` : r.resource);
 }
 

@@ -21,7 +21,7 @@ import {
 export const TEST_FORMATS = ["table", "json", "yaml", "markdown", "junit", "bylaw-json", "bylaw-yaml"] as const;
 export type TestFormat = (typeof TEST_FORMATS)[number];
 
-export interface PrintOptions {
+interface PrintOptions {
   readonly format: TestFormat;
   readonly detailed: boolean;
   readonly failOnly: boolean;
