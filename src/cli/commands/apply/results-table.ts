@@ -15,7 +15,7 @@ export function renderResultsTable(rows: readonly ResultRow[], detailed: boolean
     kyvernoResource(r.resource),
     r.result.charAt(0).toUpperCase() + r.result.slice(1),
     "",
-    ...(detailed ? [r.message.replace(/\s+/g, " ")] : []),
+    ...(detailed ? [r.message] : []),
   ]);
   return renderTable(headers, body);
 }

@@ -36,7 +36,7 @@ export function summarize(suites: readonly SuiteResult[]): Summary {
   return { passed, failed, skipped };
 }
 
-/** Kyverno's test table of rows (output/table), --detailed-results adding MESSAGE (whitespace runs folded, cut at 200 characters). */
+/** Kyverno's test table of rows (output/table), --detailed-results adding MESSAGE (as the rule gave it; table.ts wraps a long one as Kyverno's printer does). */
 export function renderRowsTable(rows: readonly KyvernoRow[], detailed: boolean): string {
   const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
   const body = rows.map((r) => [
@@ -46,7 +46,7 @@ export function renderRowsTable(rows: readonly KyvernoRow[], detailed: boolean):
     r.resource,
     r.result,
     r.reason,
-    ...(detailed ? [r.message.replace(/\s+/g, " ").slice(0, 200)] : []),
+    ...(detailed ? [r.message] : []),
   ]);
   return renderTable(headers, body);
 }
