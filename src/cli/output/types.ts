@@ -21,6 +21,8 @@ export interface ResultRow {
   /** `name` for a ClusterPolicy, `namespace/name` for a Policy (what a PolicyException's policyName says). */
   readonly policyKey: string;
   readonly rule: string;
+  /** The policy has no rules of its own (a policies.kyverno.io kind or an admission policy): Kyverno's apply table leaves RULE empty for it. */
+  readonly ruleless?: true;
   /** `Kind/namespace/name` (`Kind/name` when cluster-scoped). */
   readonly resource: string;
   /** After --audit-warn and `scored: "false"`: a fail may read warn here. */

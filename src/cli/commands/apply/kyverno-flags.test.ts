@@ -55,6 +55,31 @@ describe("bylaw apply: kyverno apply's flags", () => {
     assert.match(long.out, /validation error: team label required/);
   });
 
+  test("-t: a policy without rules of its own (a ValidatingAdmissionPolicy, a ValidatingPolicy) has an empty RULE, as in Kyverno's table", async () => {
+    const vap = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: vap-team}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations: [{expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"}]
+`;
+    const vpol = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: vpol-team}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations: [{expression: "has(object.metadata.labels) && 'team' in object.metadata.labels"}]
+`;
+    const files = { "p.yaml": `${vap}---\n${vpol}---\n${policy("Audit")}`, "r.yaml": goodPod };
+    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "-t"], files);
+    assert.equal(code, 0, out);
+    assert.match(out, /│ \d +│ vap-team +│ +│ shop\/Pod\/good │ Pass/);
+    assert.match(out, /│ \d +│ vpol-team +│ +│ shop\/Pod\/good │ Pass/);
+    assert.match(out, /│ \d +│ require-team +│ check-team │ shop\/Pod\/good │ Pass/);
+  });
+
   test("-t followed by a path warns that it is --table now and names --target-resource", async () => {
     const files = { "p.yaml": policy("Enforce"), "r.yaml": goodPod };
     const { code, err } = await apply(["-t", "$DIR/p.yaml", "-r", "$DIR/r.yaml"], files);

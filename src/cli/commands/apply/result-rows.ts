@@ -42,6 +42,7 @@ export function resultRows(batches: readonly ResourceResponses[], values: Values
           policy: policy.name,
           policyKey: policy.namespace ? `${policy.namespace}/${policy.name}` : policy.name,
           rule: rule.rule,
+          ...(policy.language !== "kyverno" ? { ruleless: true as const } : {}),
           resource:
             rule.patchedTarget === undefined && isPayload(response.resource)
               ? payloadName(response.resource, batch.origin)

@@ -1,7 +1,9 @@
 /**
  * `bylaw apply -t/--table`: every rule result as a row of Kyverno's apply table (ID, POLICY, RULE,
  * RESOURCE, RESULT, REASON; --detailed-results adds MESSAGE). The resource reads
- * namespace/Kind/name and the result is capitalised, as kyverno apply --table prints them.
+ * namespace/Kind/name and the result is capitalised, as kyverno apply --table prints them; RULE is
+ * empty for a policy without rules of its own (a ValidatingPolicy, an admission policy), as Kyverno
+ * names rules only for ClusterPolicy and Policy.
  */
 import { renderTable } from "../../output/table.js";
 import type { ResultRow } from "../../output/types.js";
@@ -11,7 +13,7 @@ export function renderResultsTable(rows: readonly ResultRow[], detailed: boolean
   const body = rows.map((r, i) => [
     String(i + 1),
     r.policyKey,
-    r.rule,
+    r.ruleless === true ? "" : r.rule,
     kyvernoResource(r.resource),
     r.result.charAt(0).toUpperCase() + r.result.slice(1),
     "",
