@@ -213,6 +213,22 @@ results:
     );
   });
 
+  test("a test with no results prints nothing, as kyverno test skips it; the others print as usual", async () => {
+    const dir = tempTree({
+      "s/policy.yaml": policyFixture("require-team"),
+      "s/resources.yaml": pods,
+      "s/kyverno-test.yaml": suite,
+      "empty/policy.yaml": policyFixture("require-team"),
+      "empty/resources.yaml": pods,
+      "empty/kyverno-test.yaml": suite.replace(/results:[^]*$/, "results: []\n").replace("name: suite", "name: empty"),
+    });
+    const io = recordingIo();
+    assert.equal(await main(["test", dir], io), 1);
+    const out = io.stdout.join("\n");
+    assert.match(out, /Loading test suite /);
+    assert.doesNotMatch(out, /Loading test empty /);
+  });
+
   test("bylaw-json and bylaw-yaml print Bylaw's document of every suite, the same data", async () => {
     const asJson = await run(["$DIR", "-o", "bylaw-json"]);
     const asYaml = await run(["$DIR", "-o", "bylaw-yaml"]);
