@@ -128,7 +128,7 @@ with a machine format (-o json, yaml, markdown, junit, bylaw-json, bylaw-yaml).
       "RULE": "check-team"
     }
   ]
-  (keys sorted, <, > and & escaped as \u003c, \u003e, \u0026, as Kyverno's Go encoder writes them).
+  (keys sorted, <, > and & escaped as \\u003c, \\u003e, \\u0026, as Kyverno's Go encoder writes them).
 
 -o bylaw-json prints one object, with one result per expected row:
   {"summary": {"passed": 5, "failed": 1, "skipped": 0},

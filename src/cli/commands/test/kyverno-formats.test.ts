@@ -2,6 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { goJson, renderKyvernoFormat, type KyvernoRow } from "./kyverno-formats.js";
+import { TEST_HELP } from "./command.js";
 
 const rows: KyvernoRow[] = [
   {
@@ -161,4 +162,8 @@ describe("Kyverno's test output formats", () => {
     assert.equal(goJson([]), "[]");
     assert.equal(goJson({ m: "a\u2028b<c" }), '{\n  "m": "a\\u2028b\\u003cc"\n}');
   });
+});
+
+test("--help shows the escapes as they appear in the output (\\u003c, not <)", () => {
+  assert.match(TEST_HELP, /escaped as \\u003c, \\u003e, \\u0026,/);
 });
