@@ -2,7 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { goJson, renderKyvernoFormat, type KyvernoRow } from "./kyverno-formats.js";
-import { TEST_HELP } from "./command.js";
+import { main } from "../../main.js";
+import { recordingIo } from "../../../../test/support/fake-io.js";
 
 const rows: KyvernoRow[] = [
   {
@@ -164,6 +165,8 @@ describe("Kyverno's test output formats", () => {
   });
 });
 
-test("--help shows the escapes as they appear in the output (\\u003c, not <)", () => {
-  assert.match(TEST_HELP, /escaped as \\u003c, \\u003e, \\u0026,/);
+test("--help shows the escapes as they appear in the output (\\u003c, not <)", async () => {
+  const io = recordingIo();
+  assert.equal(await main(["test", "--help"], io), 0);
+  assert.match(io.stdout.join("\n"), /escaped as \\u003c, \\u003e, \\u0026,/);
 });
