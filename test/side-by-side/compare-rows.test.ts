@@ -113,5 +113,32 @@ test("a Pod controller's row pairs by the rule that gave the result (autogen-NAM
     subject: "apps/v1/Deployment/default/web",
     resultRule: "autogen-check-team",
   };
-  assert.deepEqual(compareRows(kyverno, [deployment]), { pairs: 1, differences: [] });
+  assert.deepEqual(compareRows(kyverno, [deployment]), { pairs: 1, extraExcluded: 0, differences: [] });
+});
+
+test("Kyverno's Excluded row beside a real row of the same resource is counted apart, not paired", () => {
+  const kyvernoRow = (id: number, result: string, reason: string): string =>
+    `  {\n    "ID": ${id},\n    "POLICY": "disallow-host-ports",\n    "REASON": "${reason}",\n    "RESOURCE": "batch/v1/CronJob/default/good",\n    "RESULT": "${result}",\n    "RULE": ""\n  }`;
+  const cronJob = (ok: boolean): RowResult => ({
+    ...row("good", ok, ok ? "Ok" : "Want pass, got fail", ""),
+    policy: "disallow-host-ports",
+    rule: "",
+    kind: "CronJob",
+    subject: "batch/v1/CronJob/default/good",
+    resultRule: "",
+  });
+  const twoRows = kyvernoRows(`[\n${kyvernoRow(1, "Pass", "Excluded")},\n${kyvernoRow(2, "Pass", "Ok")}\n]\n`);
+  assert.deepEqual(compareRows(twoRows, [cronJob(true)]), { pairs: 1, extraExcluded: 1, differences: [] });
+  // The real row still decides: a failure behind the Excluded row is an outcome difference.
+  const failing = kyvernoRows(`[\n${kyvernoRow(1, "Pass", "Excluded")},\n${kyvernoRow(2, "Fail", "Want pass, got fail")}\n]\n`);
+  assert.deepEqual(
+    compareRows(failing, [cronJob(true)]).differences.map((d) => `${d.what} ${d.kyverno ?? ""}`),
+    ["outcome Fail Want pass, got fail"],
+  );
+  // An Excluded row alone is Kyverno's answer for the resource and pairs as any row.
+  const alone = kyvernoRows(`[\n${kyvernoRow(1, "Pass", "Excluded")}\n]\n`);
+  assert.deepEqual(
+    compareRows(alone, [cronJob(true)]).differences.map((d) => `${d.what} ${d.kyverno ?? ""}`),
+    ["outcome Pass Excluded"],
+  );
 });

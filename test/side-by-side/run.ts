@@ -71,6 +71,7 @@ async function main(): Promise<number> {
   const perCategory = new Map<string, { pairs: number; outcome: number; message: number; unpaired: number }>();
   const all: { suite: SuiteEntry; difference: RowDifference }[] = [];
   const kyvernoErrors: string[] = [];
+  let extraExcluded = 0;
   let finished = 0;
   await pool(manifest.length, Number(values.jobs), async (i) => {
     const entry = manifest[i] as SuiteEntry;
@@ -90,6 +91,7 @@ async function main(): Promise<number> {
       suites.flatMap((s) => s.results),
     );
     tally.pairs += result.pairs;
+    extraExcluded += result.extraExcluded;
     for (const difference of result.differences) {
       all.push({ suite: entry, difference });
       if (difference.what === "outcome") tally.outcome++;
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
     );
   const count = (what: RowDifference["what"]): number => all.filter((d) => d.difference.what === what).length;
   console.log(
-    `side-by-side: ${manifest.length} suites in ${((performance.now() - started) / 1000).toFixed(0)} s; ${count("outcome")} outcomes differ, ${count("message")} messages differ, ${count("kyverno-only")} rows only Kyverno has, ${count("bylaw-only")} only Bylaw has; Kyverno could not run ${kyvernoErrors.length} suites`,
+    `side-by-side: ${manifest.length} suites in ${((performance.now() - started) / 1000).toFixed(0)} s; ${count("outcome")} outcomes differ, ${count("message")} messages differ, ${count("kyverno-only")} rows only Kyverno has, ${count("bylaw-only")} only Bylaw has; Kyverno could not run ${kyvernoErrors.length} suites; ${extraExcluded} extra Pass Excluded rows of Kyverno's beside a real one (compare-rows.ts)`,
   );
   for (const e of kyvernoErrors.slice(0, 10)) console.log(`  kyverno error: ${e}`);
   const order: RowDifference["what"][] = ["outcome", "kyverno-only", "bylaw-only", "message"];
