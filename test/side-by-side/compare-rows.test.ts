@@ -130,7 +130,9 @@ test("Kyverno's Excluded row beside a real row of the same resource is counted a
   const twoRows = kyvernoRows(`[\n${kyvernoRow(1, "Pass", "Excluded")},\n${kyvernoRow(2, "Pass", "Ok")}\n]\n`);
   assert.deepEqual(compareRows(twoRows, [cronJob(true)]), { pairs: 1, extraExcluded: 1, differences: [] });
   // The real row still decides: a failure behind the Excluded row is an outcome difference.
-  const failing = kyvernoRows(`[\n${kyvernoRow(1, "Pass", "Excluded")},\n${kyvernoRow(2, "Fail", "Want pass, got fail")}\n]\n`);
+  const failing = kyvernoRows(
+    `[\n${kyvernoRow(1, "Pass", "Excluded")},\n${kyvernoRow(2, "Fail", "Want pass, got fail")}\n]\n`,
+  );
   assert.deepEqual(
     compareRows(failing, [cronJob(true)]).differences.map((d) => `${d.what} ${d.kyverno ?? ""}`),
     ["outcome Fail Want pass, got fail"],

@@ -80,7 +80,10 @@ Flags:
                            table; RULE is the rule that gave the result (autogen-NAME for a Pod
                            controller), RESOURCE is apiVersion/Kind/namespace/name; then the summary
                            line. bylaw-json or bylaw-yaml: one document of every suite (below).
-                           junit: one JUnit XML document. (--output FORMAT: the old spelling, warned)
+                           junit: one well-formed JUnit XML document of every suite, on purpose not
+                           Kyverno's (it prints an XML document per suite between its "Loading …"
+                           lines, and without --detailed-results leaves <failure> unclosed, which no
+                           JUnit reader parses). (--output FORMAT: the old spelling, warned)
   -t, --test-case-selector SELECTOR
                            run only the rows whose policy, rule and resource names match, as kyverno
                            test: "policy=NAME,rule=NAME,resource=NAME" (any of the three; wildcards * and
