@@ -23,6 +23,12 @@ export class KubeError extends Error {
   }
 }
 
+/** A client's budget: requests a second, and how many may go at once after a quiet spell. */
+export interface RateLimit {
+  readonly qps: number;
+  readonly burst: number;
+}
+
 interface KubeClientOptions {
   readonly connection: KubeConnection;
   /** Largest body a GET may return (default 256 MiB: a page of a list is far below). */
@@ -173,7 +179,7 @@ export class KubeClient {
    * controller (300 requests a second) and its Events (1,000) clients of their own, a background
    * scan's writes neither wait behind admission's reads nor hold them up. Closed with this one.
    */
-  withRateLimit(limit: { readonly qps: number; readonly burst: number }): KubeClient {
+  withRateLimit(limit: RateLimit): KubeClient {
     const child = new KubeClient({ ...this.options, qps: limit.qps, burst: limit.burst });
     this.children.push(child);
     return child;

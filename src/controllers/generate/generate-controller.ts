@@ -13,7 +13,7 @@ import { type AnyCompiledException, type CompiledPolicy, type JsonObject, type R
 import { storeWithRetry } from "./store-update-request.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
-import { KubeClient } from "../../kube/kube-client.js";
+import { KubeClient, type RateLimit } from "../../kube/kube-client.js";
 import { resolveConnection } from "../../kube/kubeconfig.js";
 import { KindPaths } from "./kind-paths.js";
 import { policyKeyOf, runUpdateRequest, type RunOutcome } from "./run-update-request.js";
@@ -59,6 +59,8 @@ interface GenerateControllerOptions {
    * runs as bylaw-background-controller).
    */
   readonly serviceAccount?: string;
+  /** `--client-rate-limit-qps` and `--client-rate-limit-burst` (Kyverno's background controller: 100 and 200). */
+  readonly rateLimit: RateLimit;
   readonly policies: () => readonly CompiledPolicy[];
   /** The loaded PolicyExceptions (a GeneratingPolicy's policies.kyverno.io ones apply when a request runs). */
   readonly exceptions?: () => readonly AnyCompiledException[];
@@ -103,8 +105,7 @@ export function startGenerateController(
   // its own, or impersonated from the admission controller's process.
   const client = new KubeClient({
     connection: conn.value,
-    qps: 50,
-    burst: 100,
+    ...options.rateLimit,
     ...(options.serviceAccount !== undefined
       ? { impersonate: `system:serviceaccount:${options.namespace}:${options.serviceAccount}` }
       : {}),

@@ -72,6 +72,7 @@ import type { Runs } from "../policy-source/unserved-parts.js";
 import type { OnReconciled } from "../../controllers/reconcile-metrics.js";
 import { scanResults } from "./scan-results.js";
 import type { MetricsAuth, ResourceBounds, UiSettings } from "./types.js";
+import type { RateLimit } from "../../kube/kube-client.js";
 
 const BYLAW_VERSION = "0.1.0";
 
@@ -130,6 +131,11 @@ interface ServeOptions {
   readonly backgroundScanIntervalMs: number;
   /** `--background-scan-workers`: report writes in flight at most during a scan pass. */
   readonly backgroundScanWorkers: number;
+  /**
+   * `--client-rate-limit-*` (admission's reads, the generate and mutate-existing controller),
+   * `--reports-rate-limit-*` (the reports controller) and `--events-rate-limit-*`: each client's budget.
+   */
+  readonly rateLimits: { readonly client: RateLimit; readonly reports: RateLimit; readonly events: RateLimit };
   /** `--event-component-prefix`, `--max-queued-events`, `--omit-events`: Events, with live context (events-setup.ts). */
   readonly events: EventSettings;
   /** `--monitoring-labels`, `--monitoring-max-series`: the monitoring component's series (ADR 0019). */
@@ -226,6 +232,7 @@ function generateController(p: {
     ...(o.kubeconfig !== undefined ? { kubeconfig: o.kubeconfig } : {}),
     namespace: as.namespace,
     ...(as.serviceAccount !== undefined ? { serviceAccount: as.serviceAccount } : {}),
+    rateLimit: o.rateLimits.client,
     instance: process.env["POD_NAME"] ?? "bylaw",
     policies: () => p.source.current().policies,
     exceptions: () => p.source.current().exceptions ?? [],
@@ -259,11 +266,6 @@ function generatedEvents(
     );
 }
 
-/** Kyverno's reports controller's client limits (cmd/reports-controller: --clientRateLimitQPS 300, burst 300). */
-const REPORTS_RATE_LIMIT = { qps: 300, burst: 300 } as const;
-/** Kyverno's Events client limits (--eventsRateLimitQPS 1000, --eventsRateLimitBurst 2000). */
-const EVENTS_RATE_LIMIT = { qps: 1000, burst: 2000 } as const;
-
 /** The reports controller (background scans, one PolicyReport per resource): with policies from the cluster, writing on the leader. */
 function reportsController(o: {
   readonly live: LiveContext;
@@ -271,6 +273,7 @@ function reportsController(o: {
   readonly source: PolicySource;
   readonly intervalMs: number;
   readonly workers: number;
+  readonly rateLimit: RateLimit;
   readonly format: ReportFormat;
   readonly logger: Logger;
   readonly isLeader: (() => boolean) | undefined;
@@ -289,7 +292,7 @@ function reportsController(o: {
       },
       onReconciled: o.onReconciled,
       format: o.format,
-      client: o.live.client.withRateLimit(REPORTS_RATE_LIMIT),
+      client: o.live.client.withRateLimit(o.rateLimit),
       engine: o.engine,
       policies: () => o.source.current(),
       namespace: (ns) => {
@@ -511,6 +514,7 @@ function componentControllers(p: {
           source,
           intervalMs: o.backgroundScanIntervalMs,
           workers: o.backgroundScanWorkers,
+          rateLimit: o.rateLimits.reports,
           format: o.reportFormat,
           isLeader: leaderOf("reports", o.reportsController),
           onScanFailed: backgroundScanFailures(registry),
@@ -559,6 +563,7 @@ export async function startServe(
     const set = setUpLiveContext({
       ...(o.kubeconfig !== undefined ? { kubeconfig: o.kubeconfig } : {}),
       cacheMiB: o.cacheMiB,
+      rateLimit: o.rateLimits.client,
       ...(o.bounds.memoryLimitBytes !== undefined ? { memoryLimitBytes: o.bounds.memoryLimitBytes } : {}),
       egressAllow: o.egressAllow,
       imagePullSecrets: o.imagePullSecrets,
@@ -677,7 +682,7 @@ export async function startServe(
   // Events (kyverno-admission, kyverno-generate, …) go to the API server through one bounded queue.
   const events =
     live !== undefined
-      ? setUpEvents({ client: live.client.withRateLimit(EVENTS_RATE_LIMIT), settings: o.events, registry, logger })
+      ? setUpEvents({ client: live.client.withRateLimit(o.rateLimits.events), settings: o.events, registry, logger })
       : undefined;
   const { generate, cleanup, reports } = componentControllers({
     o,

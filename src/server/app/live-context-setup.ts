@@ -5,7 +5,7 @@
  */
 import type { CompiledPolicy, Engine, JsonValue, ContextSources } from "../../engine/index.js";
 import { EgressPolicy } from "../../kube/egress/egress-policy.js";
-import { KubeClient } from "../../kube/kube-client.js";
+import { KubeClient, type RateLimit } from "../../kube/kube-client.js";
 import { policyUsesNetworkCalls } from "../../kube/live-calls.js";
 import { CallScopes } from "../../kube/review-calls.js";
 import { GlobalContextEntries } from "../../kube/global-context/global-context-entries.js";
@@ -36,6 +36,8 @@ type LiveLog = (level: "info" | "warn", message: string, fields: Record<string, 
 interface LiveContextOptions {
   readonly kubeconfig?: string;
   readonly cacheMiB: number;
+  /** `--client-rate-limit-qps` and `--client-rate-limit-burst`: the budget of admission's reads. */
+  readonly rateLimit: RateLimit;
   /** The memory limit (--memory-limit or the container's): the caches together take at most an eighth of it. */
   readonly memoryLimitBytes?: number;
   readonly onLog: LiveLog;
@@ -62,7 +64,7 @@ export function setUpLiveContext(
   if (!conn.ok) return { ok: false, error: conn.error.message };
   const egress = EgressPolicy.create(options.egressAllow ?? []);
   if (!egress.ok) return { ok: false, error: egress.error.message };
-  const client = new KubeClient({ connection: conn.value });
+  const client = new KubeClient({ connection: conn.value, ...options.rateLimit });
   const cluster = new LiveCluster({
     client,
     ...cacheBudgets(options),

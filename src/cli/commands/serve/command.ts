@@ -30,6 +30,7 @@ import { exceptionSettings, kyvernoExceptionFlags } from "./exception-flags.js";
 import { REGISTRATION_FLAG_OPTIONS, registrationPlan } from "./registration-flags.js";
 import { COMPONENT_FLAG_OPTIONS, componentsFrom } from "./component-flags.js";
 import { MONITORING_FLAG_OPTIONS, monitoringLoki, monitoringSettings } from "./monitoring-flags.js";
+import { RATE_LIMIT_FLAG_OPTIONS, rateLimitsFrom } from "./rate-limit-flags.js";
 
 export { SERVE_HELP };
 
@@ -69,6 +70,7 @@ const SERVE_FLAG_OPTIONS = {
   ...REGISTRATION_FLAG_OPTIONS,
   ...HA_FLAG_OPTIONS,
   ...REPORT_FLAG_OPTIONS,
+  ...RATE_LIMIT_FLAG_OPTIONS,
   ...SERVICE_ACCOUNT_FLAG_OPTIONS,
   ...EVENT_FLAG_OPTIONS,
   ...COMPONENT_FLAG_OPTIONS,
@@ -147,15 +149,17 @@ export async function serveCommand(args: string[], io: Io, signals: NodeJS.Event
   return 0;
 }
 
-/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts), the monitoring component's settings (monitoring-flags.ts) and the components' ServiceAccounts (service-account-flags.ts). */
+/** Leader election and the certificate Secret (ha-flags.ts), Events (event-flags.ts), the components this process runs (component-flags.ts), the monitoring component's settings (monitoring-flags.ts), the components' ServiceAccounts (service-account-flags.ts) and the clients' budgets (rate-limit-flags.ts). */
 async function haEventsAndComponents(
   values: ServeFlags,
 ): Promise<
-  | { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring" | "accounts"> }
+  | { ok: true; value: Pick<StartOptions, "ha" | "events" | "components" | "monitoring" | "accounts" | "rateLimits"> }
   | { ok: false; error: string }
 > {
   const ha = haSettings(values);
   if (!ha.ok) return ha;
+  const rateLimits = rateLimitsFrom(values);
+  if (!rateLimits.ok) return rateLimits;
   const events = eventSettings(values);
   if (!events.ok) return events;
   const components = componentsFrom(values, ownNamespace(values));
@@ -175,6 +179,7 @@ async function haEventsAndComponents(
       components: components.value,
       monitoring: { ...monitoring.value, loki: loki.value },
       accounts: accounts.value,
+      rateLimits: rateLimits.value,
     },
   };
 }
@@ -235,6 +240,7 @@ function serveOptions(o: {
     | "metricsAuth"
     | "ui"
     | "namespaceBudget"
+    | "rateLimits"
     | "accounts"
     | "ha"
     | "events"

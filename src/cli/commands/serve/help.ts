@@ -181,6 +181,19 @@ Flags:
                               with --reports-controller: reports written at once while a pass scans on
                               (default 8; Kyverno's --backgroundScanWorkers). A pass of 10,000 resources
                               takes about 10,000 × the API server's write latency / N
+      --client-rate-limit-qps Q, --client-rate-limit-burst B
+                              with --cluster or --kubeconfig: requests a second, and at once after a quiet
+                              spell, of the client that reads for admission (context, apiCall) and that
+                              the generate and mutate-existing controller writes with (default 100 and
+                              200; Kyverno's --clientRateLimitQPS and --clientRateLimitBurst; 0 is
+                              client-go's default, 5 and 10). Beyond it requests wait their turn
+      --reports-rate-limit-qps Q, --reports-rate-limit-burst B
+                              the reports controller's own client (default 300 and 300: what Kyverno's
+                              reports controller sets as its --clientRateLimitQPS and Burst), so a scan's
+                              writes neither wait behind admission's reads nor hold them up
+      --events-rate-limit-qps Q, --events-rate-limit-burst B
+                              the Events client (default 1000 and 2000; Kyverno's --eventsRateLimitQPS
+                              and --eventsRateLimitBurst)
       --reports-service-account-name SA
                               who the reports component runs as, for the SubjectAccessReviews about it
                               (RBACPermissionsGranted): system:serviceaccount:NS:NAME (Kyverno's
