@@ -38,17 +38,16 @@ export function buildRequestContext(
   const subject = requestSubject(input);
   // A caller that has the whole request (the webhook's AdmissionRequest) passes it; it replaces ours.
   const request: JsonObject = options.request ?? requestOf(input, subject);
+  // As Kyverno: serviceAccountName and serviceAccountNamespace come with the user info, and a run
+  // without one (offline, no userinfo file) has neither, so `{{serviceAccountName}}` is an unknown key.
   const user = input.userInfo;
-  let saName = "";
-  let saNamespace = "";
-  if (user && user.username.startsWith(SA_PREFIX)) {
-    const parts = user.username.slice(SA_PREFIX.length).split(":");
-    if (parts.length === 2) {
-      saNamespace = parts[0] ?? "";
-      saName = parts[1] ?? "";
-    }
+  const ctx: JsonObject = { request };
+  if (user !== undefined) {
+    const parts = user.username.startsWith(SA_PREFIX) ? user.username.slice(SA_PREFIX.length).split(":") : [];
+    const sa = parts.length >= 2;
+    ctx["serviceAccountName"] = sa ? (parts[1] ?? "") : "";
+    ctx["serviceAccountNamespace"] = sa ? (parts[0] ?? "") : "";
   }
-  const ctx: JsonObject = { request, serviceAccountName: saName, serviceAccountNamespace: saNamespace };
   if (options.images === false) return ctx;
   const images = extractImages(subject);
   if (images) ctx["images"] = images;
@@ -67,16 +66,24 @@ function requestOf(input: RequestInput, subject: Resource): JsonObject {
   const gv = parseApiVersion(typeof subject["apiVersion"] === "string" ? subject["apiVersion"] : "");
   const kind = { group: gv.group, version: gv.version, kind: resourceKind(subject) };
   const user = input.userInfo;
-  const userInfo: JsonObject = user
-    ? { username: user.username, groups: [...user.groups], ...(user.uid !== undefined ? { uid: user.uid } : {}) }
-    : { username: "", groups: [] as JsonValue[] };
+  // Without user info (offline, no userinfo file) Kyverno's request has no userInfo, roles or clusterRoles.
+  const userFields: JsonObject =
+    user === undefined
+      ? {}
+      : {
+          userInfo: {
+            username: user.username,
+            groups: [...user.groups],
+            ...(user.uid !== undefined ? { uid: user.uid } : {}),
+          },
+          roles: [...user.roles],
+          clusterRoles: [...user.clusterRoles],
+        };
   return {
     operation,
     object: isDelete ? null : resource,
     oldObject: input.oldResource ?? (isDelete ? resource : null),
-    userInfo,
-    roles: user ? [...user.roles] : [],
-    clusterRoles: user ? [...user.clusterRoles] : [],
+    ...userFields,
     namespace: resourceNamespace(subject),
     name: resourceName(subject),
     kind,
