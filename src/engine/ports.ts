@@ -38,6 +38,13 @@ export interface ContextSources {
    * skipped, as Kyverno's CLI skips it, and `warn` says so.
    */
   readonly unloadable?: "skip" | "error";
+  /**
+   * What an imageRegistry entry means where there is no registry access (and no value for its
+   * name): "error" (the default, as `unloadable`) or "skip", Kyverno's CLI: the name stays unset, so
+   * a plain read of it is an unknown key (an error) while an expression's own fallback
+   * (`imageData.labels.source || ''`) applies; `warn` names the entry and how to give registry access.
+   */
+  readonly registryUnloadable?: "skip" | "error";
   /** Told what the engine did in the user's stead (an imageRegistry entry skipped for a default); optional. */
   warn?(message: string): void;
   /**

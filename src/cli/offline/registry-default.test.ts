@@ -67,15 +67,16 @@ test("apply without --registry: the variable's default applies, with one warning
   assert.equal(warnings.length, 1, stderr);
   assert.match(
     warnings[0] ?? "",
-    /^warning: .*no registry access \(--registry\): the entry is skipped, as Kyverno's CLI skips it, and the default of context entry "user" applies/,
+    /^warning: context entry "imageData" reads an image registry, and this run has no registry access: the entry is skipped, as Kyverno's CLI skips it.*Run with --registry/,
   );
 });
 
-test("apply without --registry and no default: the rule is an error naming --registry", async () => {
+test("apply without --registry and no default: the rule is an error (the entry that reads it evaluates to nil), and the warning names --registry", async () => {
   const dir = tempTree({ "p.yaml": policy(false), "r.yaml": pods });
   const { io, stderr } = await applyCapturingStderr([join(dir, "p.yaml"), "-r", join(dir, "r.yaml")]);
-  assert.match(io.stdout.join("\n"), /ERROR[\s\S]*--registry/);
-  assert.doesNotMatch(stderr, /is skipped/);
+  assert.match(io.stdout.join("\n"), /ERROR[\s\S]*failed to load context entry user/);
+  assert.doesNotMatch(io.stdout.join("\n"), /PASS|FAIL/);
+  assert.match(stderr, /context entry "imageData" .*is skipped.*Run with --registry/);
 });
 
 const celPolicy = `apiVersion: policies.kyverno.io/v1

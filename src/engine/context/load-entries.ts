@@ -6,7 +6,8 @@
  * name from a values file; without one it is an error naming the entry when the ports say
  * `unloadable: "error"` (Bylaw's CLI and webhook), and for imageRegistry entries (whose message
  * names `--registry`, the CLI's registry access) unless a later variable entry's default stands in
- * for it, as in Kyverno's CLI (registry-default.ts).
+ * for it, as in Kyverno's CLI (registry-default.ts), or the ports say `registryUnloadable: "skip"`
+ * (Bylaw's CLI, as Kyverno's: the name stays unset and a warning names the entry).
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -22,7 +23,7 @@ import {
 } from "../variables/index.js";
 import { setDotted } from "./request-context.js";
 import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
-import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.js";
+import { defaultReadingEntry, registryDefaultWarning, registrySkippedWarning } from "./registry-default.js";
 import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
 
 /** The context after a scope's entries: their values, and the entries that failed to load. */
@@ -181,6 +182,10 @@ function unloaded(
 ): Result<JsonValue | undefined> {
   if (hasValue(scope.data, name)) return ok(undefined);
   if (kind === "imageRegistry") {
+    if (scope.fnctx.ports.context.registryUnloadable === "skip") {
+      scope.fnctx.ports.context.warn?.(registrySkippedWarning(name));
+      return ok(undefined);
+    }
     const reader = defaultReadingEntry(name, later);
     if (reader !== undefined) {
       scope.fnctx.ports.context.warn?.(registryDefaultWarning(name, reader.name));

@@ -20,3 +20,8 @@ export function defaultReadingEntry(name: string, later: readonly ContextEntry[]
 export function registryDefaultWarning(name: string, reader: string): string {
   return `context entry ${JSON.stringify(name)} reads an image registry, and this run has no registry access (--registry): the entry is skipped, as Kyverno's CLI skips it, and the default of context entry ${JSON.stringify(reader)} applies`;
 }
+
+/** Said once per entry and run where the CLI skips an imageRegistry entry as Kyverno's CLI does. */
+export function registrySkippedWarning(name: string): string {
+  return `context entry ${JSON.stringify(name)} reads an image registry, and this run has no registry access: the entry is skipped, as Kyverno's CLI skips it, so a rule that reads ${name} is an error (unknown key) unless its expression gives a fallback (|| ''), which then applies. Run with --registry to read the registry, or give a value for ${JSON.stringify(name)} in a values file (-f values.yaml)`;
+}
