@@ -39,12 +39,14 @@ export interface ContextSources {
    */
   readonly unloadable?: "skip" | "error";
   /**
-   * What an imageRegistry entry means where there is no registry access (and no value for its
-   * name): "error" (the default, as `unloadable`) or "skip", Kyverno's CLI: the name stays unset, so
-   * a plain read of it is an unknown key (an error) while an expression's own fallback
-   * (`imageData.labels.source || ''`) applies; `warn` names the entry and how to give registry access.
+   * Kyverno's CLI: a configMap, globalReference or imageRegistry entry nothing here can load (and
+   * no value stands in for its name) is skipped, as Kyverno's CLI skips what it has no resolver,
+   * store or registry client for: the name stays unset, so a plain read of it is an unknown key (an
+   * error) while a fallback the policy gives (`{{ cm.data.x || '' }}`, a later variable's default)
+   * applies; `warn` names the entry and how to give its data. Without it these stay errors
+   * (`unloadable`). apiCall entries are not skipped (Kyverno's CLI answers them from its resources).
    */
-  readonly registryUnloadable?: "skip" | "error";
+  readonly skipAsKyvernoCli?: boolean;
   /** Told what the engine did in the user's stead (an imageRegistry entry skipped for a default); optional. */
   warn?(message: string): void;
   /**

@@ -148,11 +148,9 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
     ...(options.clusterGiven === true ? { clusterGiven: true } : {}),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.
     unloadable: "error",
-    // Where warnings reach the user (the CLI), an imageRegistry entry without registry access is
-    // skipped as Kyverno's CLI skips it, and the warning names it and --registry.
-    ...(options.onWarning !== undefined && options.registry === undefined
-      ? { registryUnloadable: "skip" as const }
-      : {}),
+    // Where warnings reach the user (the CLI), entries nothing here loads are skipped as Kyverno's
+    // CLI skips them, and the warning names each.
+    ...(options.onWarning !== undefined ? { skipAsKyvernoCli: true } : {}),
   };
 }
 

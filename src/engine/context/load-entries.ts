@@ -6,8 +6,8 @@
  * name from a values file; without one it is an error naming the entry when the ports say
  * `unloadable: "error"` (Bylaw's CLI and webhook), and for imageRegistry entries (whose message
  * names `--registry`, the CLI's registry access) unless a later variable entry's default stands in
- * for it, as in Kyverno's CLI (registry-default.ts), or the ports say `registryUnloadable: "skip"`
- * (Bylaw's CLI, as Kyverno's: the name stays unset and a warning names the entry).
+ * for it, as in Kyverno's CLI (registry-default.ts). With `skipAsKyvernoCli` (Bylaw's CLI) configMap,
+ * globalReference and imageRegistry entries are skipped as Kyverno's CLI skips them, with a warning.
  */
 import { isObject, type JsonObject, type JsonValue, textOf } from "../api/json.js";
 import type { ContextEntry } from "../api/policy.js";
@@ -23,7 +23,7 @@ import {
 } from "../variables/index.js";
 import { setDotted } from "./request-context.js";
 import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
-import { defaultReadingEntry, registryDefaultWarning, registrySkippedWarning } from "./registry-default.js";
+import { defaultReadingEntry, registryDefaultWarning, skippedEntryWarning } from "./registry-default.js";
 import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
 
 /** The context after a scope's entries: their values, and the entries that failed to load. */
@@ -181,11 +181,11 @@ function unloaded(
   later: readonly ContextEntry[],
 ): Result<JsonValue | undefined> {
   if (hasValue(scope.data, name)) return ok(undefined);
+  if (kind !== "apiCall" && scope.fnctx.ports.context.skipAsKyvernoCli === true) {
+    scope.fnctx.ports.context.warn?.(skippedEntryWarning(kind, name));
+    return ok(undefined);
+  }
   if (kind === "imageRegistry") {
-    if (scope.fnctx.ports.context.registryUnloadable === "skip") {
-      scope.fnctx.ports.context.warn?.(registrySkippedWarning(name));
-      return ok(undefined);
-    }
     const reader = defaultReadingEntry(name, later);
     if (reader !== undefined) {
       scope.fnctx.ports.context.warn?.(registryDefaultWarning(name, reader.name));

@@ -1,6 +1,8 @@
 /**
- * bylaw apply without --registry, a policy whose imageRegistry entry a later variable's default stands
- * in for: as Kyverno's CLI, the entry is skipped and the default decides; stderr says so, once.
+ * bylaw apply with context entries nothing in the run can load (an imageRegistry entry without
+ * --registry, a ConfigMap neither a cluster nor the resources hold): as Kyverno's CLI, the entry is
+ * skipped, a plain read is an unknown-key error, a fallback the policy gives applies, and stderr says
+ * so once per entry.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -104,4 +106,55 @@ test("CEL image.GetMetadata without --registry: the result's message is Kyverno'
   assert.deepEqual(warnings, [
     "warning: image data was not in the context and this run has no registry access: run with --registry to read it from the registry",
   ]);
+});
+
+const configMapPolicy = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: cm}
+spec:
+  background: false
+  rules:
+    - name: plain
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      context: [{name: filters, configMap: {name: filters, namespace: default}}]
+      validate:
+        message: excluded
+        deny: {conditions: {any: [{key: "{{ filters.data.team }}", operator: Equals, value: shop}]}}
+    - name: fallback
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      context: [{name: filters, configMap: {name: filters, namespace: default}}]
+      validate:
+        message: excluded
+        deny: {conditions: {any: [{key: "{{ filters.data.team || 'shop' }}", operator: Equals, value: shop}]}}
+`;
+
+test("apply with a ConfigMap entry nothing holds: a plain read is Kyverno's unknown-key error, the fallback applies, one warning", async () => {
+  const dir = tempTree({ "p.yaml": configMapPolicy, "r.yaml": pods });
+  const { code, io, stderr } = await applyCapturingStderr([join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-t"]);
+  assert.equal(code, 1);
+  const table = io.stdout.join("\n");
+  assert.match(table, /│ plain +│ shop\/Pod\/web +│ Error/);
+  assert.match(table, /│ fallback +│ shop\/Pod\/web +│ Fail/);
+  const warnings = stderr.split("\n").filter((l) => l.includes('context entry "filters"'));
+  assert.equal(warnings.length, 1, stderr);
+  assert.match(
+    warnings[0] ?? "",
+    /reads a ConfigMap, and this run reads no cluster .*the entry is skipped, as Kyverno's CLI skips it/,
+  );
+});
+
+test("apply with a value for the ConfigMap entry's name in a values file: both rules read it, nothing is skipped", async () => {
+  const values = "apiVersion: cli.kyverno.io/v1alpha1\nkind: Values\nglobalValues:\n  filters: {data: {team: web}}\n";
+  const dir = tempTree({ "p.yaml": configMapPolicy, "r.yaml": pods, "v.yaml": values });
+  const { code, io, stderr } = await applyCapturingStderr([
+    join(dir, "p.yaml"),
+    "-r",
+    join(dir, "r.yaml"),
+    "-f",
+    join(dir, "v.yaml"),
+    "-t",
+  ]);
+  assert.equal(code, 0, io.stdout.join("\n"));
+  assert.doesNotMatch(io.stdout.join("\n"), /Error|Fail/);
+  assert.doesNotMatch(stderr, /context entry "filters"/);
 });
