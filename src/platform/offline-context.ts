@@ -127,7 +127,8 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       const broken = options.globalErrors?.[name.split(".")[0] ?? name];
       if (broken !== undefined) return err("context", broken);
       const v = options.globalEntries?.[name];
-      return v === undefined ? err("unavailable", `global context entry ${name}: ${UNAVAILABLE}`) : ok(v);
+      // Entries were given (canLoad), so there is a store: a name it lacks is Kyverno's load error, not a skip.
+      return v === undefined ? err("context", `failed to fetch entry key=${name.split(".")[0] ?? name}`) : ok(v);
     },
     imageData: imageDataSource(options),
     getResource: (r) =>

@@ -103,6 +103,11 @@ describe("bylaw test: globalContextEntries", () => {
     assert.deepEqual(await results(cel, two, files), ["cel-budget fail: too few deployments"]);
   });
 
+  test("a name the given entries lack is Kyverno's load error (the store exists), not a skipped entry", async () => {
+    const [line] = await results(classic("missing"), "  - {name: limits, data: 5}");
+    assert.match(line ?? "", /^budget error: .*failed to load context entry budget: failed to fetch entry key=missing/);
+  });
+
   test("a projection whose JMESPath does not compile makes the reading rule an error naming the entry, not a value", async () => {
     const [line] = await results(
       classic("limits.a"),
