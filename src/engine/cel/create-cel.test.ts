@@ -120,6 +120,9 @@ describe("CEL environment", () => {
       ["object.names.exists(n, n)", "no such overload"],
       ["object.names.filter(n, n)", "no such overload"],
       ["object.names[3] == 'a'", "index out of bounds: 3"],
+      // A macro over a value that is not a list or map: cel-go names the value's Go type.
+      ["object.nothing.exists(n, true)", "got 'types.Null', expected iterable type"],
+      ["object.count.all(n, true)", "got 'types.Int', expected iterable type"],
     ];
     for (const [expression, text] of cases) assert.equal(run(expression, data), `eval: ${text}`, expression);
   });

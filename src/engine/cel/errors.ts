@@ -58,7 +58,8 @@ function firstLine(s: string): string {
  *   receiver first; a singleton function of the standard library (`size`, `matches`) names itself only;
  * - an operator, `&&`/`||` on a value that is not a bool, a ternary, or a macro whose predicate is
  *   not a bool (cel-go expands them to `&&`, `||` and `?:`): `no such overload`;
- * - a list index past the end: `index out of bounds: N`; a missing key: `no such key: k`.
+ * - a list index past the end: `index out of bounds: N`; a missing key: `no such key: k`;
+ * - a macro over a value that is not a list or map: `got 'types.Null', expected iterable type`.
  */
 export function celGoRuntimeText(e: CelJsError): string {
   const summary = e.summary ?? firstLine(e.message ?? "error");
@@ -74,8 +75,23 @@ export function celGoRuntimeText(e: CelJsError): string {
     case "no_matching_overload":
       return callText(summary) ?? summary;
   }
+  const range = /^Expression of type '(.*)' cannot be range of a comprehension/.exec(summary)?.[1];
+  if (range !== undefined) return `got '${GO_VALUE_TYPES[range] ?? range}', expected iterable type`;
   return summary.replace(/^No such key: /, "no such key: ");
 }
+
+/** The Go types of cel-go's values, as its comprehension error prints them (`got '%T'`). */
+const GO_VALUE_TYPES: Readonly<Record<string, string>> = {
+  null: "types.Null",
+  int: "types.Int",
+  uint: "types.Uint",
+  double: "types.Double",
+  string: "types.String",
+  bool: "types.Bool",
+  bytes: "types.Bytes",
+  "google.protobuf.Timestamp": "types.Timestamp",
+  "google.protobuf.Duration": "types.Duration",
+};
 
 /** Standard functions cel-go binds once for every overload: a call no overload takes names the function only. */
 const SINGLETON_FUNCTIONS: ReadonlySet<string> = new Set(["size", "matches"]);

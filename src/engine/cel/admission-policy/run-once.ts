@@ -50,8 +50,7 @@ export function evaluateOnce(
   const conditionErrors: string[] = [];
   for (const c of body.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);
-    if (!r.ok)
-      conditionErrors.push(`expression '${c.program.expression.trim()}' resulted in error: ${r.error.message}`);
+    if (!r.ok) conditionErrors.push(`expression '${c.program.expression}' resulted in error: ${r.error.message}`);
     else if (r.value !== true) return { status: "skip", message: SKIP_MESSAGE };
   }
   if (conditionErrors.length > 0)
@@ -62,7 +61,7 @@ export function evaluateOnce(
   for (const v of body.validations) {
     const r = v.program.evaluate(activation, budget, services);
     if (!r.ok)
-      return { status: "error", message: `expression '${v.expression.trim()}' resulted in error: ${r.error.message}` };
+      return { status: "error", message: `expression '${v.expression}' resulted in error: ${r.error.message}` };
     if (r.value === true) continue;
     let message: string | undefined;
     if (v.messageExpression !== undefined) {
@@ -77,7 +76,7 @@ export function evaluateOnce(
     if (!r.ok)
       return {
         status: "error",
-        message: `expression '${a.program.expression.trim()}' resulted in error: ${r.error.message}`,
+        message: `expression '${a.program.expression}' resulted in error: ${r.error.message}`,
       };
   }
   return { status: "pass", message: "" };

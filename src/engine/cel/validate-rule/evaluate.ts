@@ -109,12 +109,12 @@ function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, 
   for (const p of rule.preconditions) {
     const r = p.evaluate(activation, budget);
     // A precondition is a Kubernetes matchCondition: its error reads as a validation's (failurePolicy Fail).
-    if (!r.ok) return result("fail", `expression '${p.expression.trim()}' resulted in error: ${r.error.message}`);
+    if (!r.ok) return result("fail", `expression '${p.expression}' resulted in error: ${r.error.message}`);
     if (r.value !== true) return result("skip", "cel preconditions not met");
   }
   for (const v of rule.validations) {
     const r = v.program.evaluate(activation, budget);
-    if (!r.ok) return result("fail", `expression '${v.expression.trim()}' resulted in error: ${r.error.message}`);
+    if (!r.ok) return result("fail", `expression '${v.expression}' resulted in error: ${r.error.message}`);
     if (r.value === true) continue;
     let message: string | undefined;
     if (v.messageExpression !== undefined) {

@@ -156,6 +156,13 @@ describe("validate.cel", () => {
     ]);
   });
 
+  test("an expression's error quotes the expression as written, its trailing newline or spaces included, as Kyverno", () => {
+    const p = celPolicy({ expressions: [{ expression: "object.spec.nothere.all(c, true)\n" }] });
+    assert.deepEqual(run(p, pod({ name: "a" })), [
+      ["check", "fail", "expression 'object.spec.nothere.all(c, true)\n' resulted in error: no such key: nothere"],
+    ]);
+  });
+
   test("request, oldObject and namespaceObject are set as Kubernetes sets them", () => {
     const p = celPolicy({
       expressions: [
