@@ -22,7 +22,7 @@ import {
 } from "../../../test/support/yaml-readers.js";
 import type { JsonObject, JsonValue } from "../../engine/index.js";
 import { resolvePlain } from "./resolve-scalar.js";
-import { commentLine, writeYaml, writeYamlStream } from "./write-yaml.js";
+import { commentLine, writeKubeYaml, writeYaml, writeYamlStream } from "./write-yaml.js";
 
 const READERS: [string, Reader][] = [
   ["YAML 1.2 (yaml core)", readYaml12],
@@ -171,6 +171,20 @@ describe("writeYaml", () => {
     assert.equal(got.length, objects.length);
     objects.forEach((o, i) =>
       assert.equal(canonicalJson(got[i]), canonicalJson(asKubectlCreates(o)), `ConfigMap ${i}`),
+    );
+  });
+});
+
+describe("writeKubeYaml", () => {
+  test("as sigs.k8s.io/yaml: keys sorted, sequences level with their key, ambiguous strings double-quoted", () => {
+    const pod = {
+      spec: { containers: [{ name: "c", image: "nginx" }] },
+      kind: "Pod",
+      metadata: { labels: { on: "yes" } },
+    };
+    assert.equal(
+      writeKubeYaml(pod),
+      'kind: Pod\nmetadata:\n  labels:\n    "on": "yes"\nspec:\n  containers:\n  - image: nginx\n    name: c\n',
     );
   });
 });

@@ -158,6 +158,14 @@ export function writeGoYaml(value: JsonValue): string {
   return stringify(value, GO_OPTIONS);
 }
 
+/**
+ * A JSON-like value as sigs.k8s.io/yaml's `Marshal` (go-yaml v2) writes it, for text that must look
+ * like kyverno apply's printed resources: keys sorted (by code unit), a sequence level with its key.
+ */
+export function writeKubeYaml(value: JsonValue): string {
+  return stringify(value, { ...GO_OPTIONS, indentSeq: false, sortMapEntries: true });
+}
+
 /** One YAML document (ending in a newline) for a JSON-like value; `comment` becomes a `#` line before it. */
 export function writeYaml(value: JsonValue, comment?: string): string {
   const body = stringify(value, OPTIONS);
