@@ -159,7 +159,17 @@ describe("bylaw apply --set and offline hints", () => {
   });
   test("an apiCall error says how to supply the data offline; a missing clone source names -t", async () => {
     const dir = tempTree({ "p.yaml": policy, "r.yaml": resources });
-    const r = await run(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--set", "team=blue"]);
+    // Bylaw's summary shows validate errors (kyverno apply's text, the default, only generate and mutate ones).
+    const r = await run([
+      "apply",
+      join(dir, "p.yaml"),
+      "-r",
+      join(dir, "r.yaml"),
+      "--set",
+      "team=blue",
+      "--output-format",
+      "summary",
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.out, /--set pods=VALUE/);
     assert.match(r.out, /apiCallResponses/);

@@ -100,10 +100,12 @@ describe("bylaw apply output read back by kubectl (issue 23)", () => {
     assertStamped(read[0]);
   });
 
-  test("the YAML after the results on stdout, and -p PolicyReports, read back in kubectl too", async (t) => {
+  test("the YAML the text prints (as kyverno apply, after `applied to ...:`), and -p PolicyReports, read back in kubectl too", async (t) => {
     const dir = tempTree({ "pol.yaml": policy, "cm.yaml": configMap });
     const stdout = runBylaw(["apply", "pol.yaml", "-r", "cm.yaml"], dir);
-    const yamlPart = stdout.slice(stdout.indexOf("\n---\n") + 5);
+    const start = stdout.indexOf(":\n", stdout.indexOf("\npolicy stamp-configmaps applied to ")) + 2;
+    const yamlPart = stdout.slice(start, stdout.indexOf("\n---\n", start));
+    assert.match(yamlPart, /^ {2}flag: "on"$/m);
     const reports = runBylaw(["apply", "pol.yaml", "-r", "cm.yaml", "-p", "--report-api", "wgpolicyk8s"], dir);
     const wantReports = readKubernetes(reports);
     assert.ok(wantReports.length > 0, "no PolicyReport written");

@@ -75,7 +75,13 @@ test("apply without --registry: the variable's default applies, with one warning
 
 test("apply without --registry and no default: the rule is an error (the entry that reads it evaluates to nil), and the warning names --registry", async () => {
   const dir = tempTree({ "p.yaml": policy(false), "r.yaml": pods });
-  const { io, stderr } = await applyCapturingStderr([join(dir, "p.yaml"), "-r", join(dir, "r.yaml")]);
+  const { io, stderr } = await applyCapturingStderr([
+    join(dir, "p.yaml"),
+    "-r",
+    join(dir, "r.yaml"),
+    "--output-format",
+    "summary",
+  ]);
   assert.match(io.stdout.join("\n"), /ERROR[\s\S]*failed to load context entry user/);
   assert.doesNotMatch(io.stdout.join("\n"), /PASS|FAIL/);
   assert.match(stderr, /context entry "imageData" .*is skipped.*Run with --registry/);

@@ -87,16 +87,23 @@ describe("bylaw apply: the given resources answer apiCall GETs", () => {
       files,
     );
     assert.match(asParameter.out, /pass: 0, fail: 1, warn: 0, error: 0, skip: 0/, asParameter.out);
-    const missing = await apply(["$DIR/p.yaml", "-r", "$DIR/pod.yaml", "-r", "$DIR/other.yaml"], {
-      ...files,
-      "other.yaml": quota("5").replace("name: quota", "name: other"),
-    });
+    // An error's message is in Bylaw's summary (kyverno apply's text prints only failures).
+    const missing = await apply(
+      ["$DIR/p.yaml", "-r", "$DIR/pod.yaml", "-r", "$DIR/other.yaml", "--output-format", "summary"],
+      {
+        ...files,
+        "other.yaml": quota("5").replace("name: quota", "name: other"),
+      },
+    );
     assert.match(missing.out, /pass: 0, fail: 0, warn: 0, error: 1, skip: 0/);
     assert.match(missing.out, /failed to load context entry quota: .*configmaps "quota" not found/);
   });
 
   test("a resource of which nothing was given is not answered: an error saying how to supply it (--set, apiCallResponses)", async () => {
-    const r = await apply(["$DIR/p.yaml", "-r", "$DIR/pod.yaml"], { "p.yaml": byName, "pod.yaml": pod("a", 1) });
+    const r = await apply(["$DIR/p.yaml", "-r", "$DIR/pod.yaml", "--output-format", "summary"], {
+      "p.yaml": byName,
+      "pod.yaml": pod("a", 1),
+    });
     assert.match(r.out, /pass: 0, fail: 0, warn: 0, error: 1, skip: 0/);
     assert.match(r.out, /--set quota=VALUE/);
     assert.match(r.out, /apiCallResponses/);

@@ -46,10 +46,9 @@ describe("bylaw apply", () => {
     const io = recordingIo();
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 1);
     const out = io.stdout.join("\n");
-    assert.match(out, /Pod\/shop\/bad/);
     assert.match(
       out,
-      /validation error: team label required\. rule check-team failed at path \/metadata\/labels\/team\//,
+      /\npolicy require-team -> resource shop\/Pod\/bad failed:\n1 - check-team validation error: team label required\. rule check-team failed at path \/metadata\/labels\/team\/\n/,
     );
   });
 

@@ -23,6 +23,7 @@ import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
 import { applyToPayload, explainProcessed, processResource } from "../../../library/process-resource.js";
 import { countResults } from "../../output/types.js";
+import { appliedRuleCount } from "../../output/kyverno-apply-text.js";
 import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../policy-sets/index.js";
 import type { ValuesSpec } from "../../../platform/offline-values/values-file.js";
 import { enforceDocument } from "./enforce.js";
@@ -238,6 +239,7 @@ async function runWith(
     responses,
     produced,
     policies: policies.compiled.length,
+    policyRules: appliedRuleCount(policies.compiled),
     resources: loaded.resources.length + payloads.payloads.length,
     exceptions: exceptions.exceptions.length + policies.exceptions.length,
     nowMillis: engine.env.ports.clock.nowMillis(),

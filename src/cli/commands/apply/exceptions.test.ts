@@ -83,9 +83,11 @@ describe("bylaw apply --exception", () => {
     assert.deepEqual(shop?.results[0]?.properties, { process: "background scan" });
   });
 
-  test("the text summary counts the exceptions; --exceptions and stdin (-) work too", async () => {
+  test("the text's header counts the exceptions, as kyverno apply's; --exceptions and stdin (-) work too", async () => {
     const { out } = await apply(["--exceptions", "-"], {}, exception);
-    assert.match(out, /Applied 1 policy to 2 resources with 1 exception: 1 resource with findings\./);
+    assert.match(out, /^\nApplying 3 policy rule\(s\) to 2 resource\(s\) with 1 exception\(s\)\.\.\.\n/);
+    const summary = await apply(["--exceptions", "-", "--output-format", "summary"], {}, exception);
+    assert.match(summary.out, /Applied 1 policy to 2 resources with 1 exception: 1 resource with findings\./);
   });
 
   test("other documents in an exception file are skipped with a warning", async () => {

@@ -143,7 +143,11 @@ spec:
     for (const flags of [["--output-format", "junit"], ["--output-format", "sarif"], ["-p"], ["-t"]]) {
       const { code, err } = await apply("--explain", ...flags);
       assert.equal(code, 2, flags.join(" "));
-      assert.match(err, /--explain (cannot be combined with|prints with the text or json output)/, flags.join(" "));
+      assert.match(
+        err,
+        /--explain (cannot be combined with|prints with the text, summary or json output)/,
+        flags.join(" "),
+      );
     }
   });
 });

@@ -1,4 +1,4 @@
-/** `bylaw apply --output-format junit|sarif|text` through the CLI entry. */
+/** `bylaw apply --output-format text|summary|junit|sarif` through the CLI entry. */
 import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -54,16 +54,42 @@ async function run(format: string, dir = tempTree({ "p.yaml": policies, "pods.ya
 }
 
 describe("bylaw apply output formats", () => {
-  test("text: the failing resource, its rules with action and message, and the totals", async () => {
+  test("text (the default): kyverno apply's layout, byte for byte", async () => {
     const { code, out, dir } = await run("text");
+    assert.equal(code, 1);
+    assert.equal(
+      `${out}\n`,
+      [
+        "",
+        "Applying 6 policy rule(s) to 2 resource(s)...",
+        "policy require-team -> resource shop/Pod/bad failed:",
+        "1 - check-team validation error: Add metadata.labels.team. rule check-team failed at path /metadata/labels/",
+        "policy no-latest -> resource shop/Pod/bad failed:",
+        "1 - tag validation error: Pin the image tag. rule tag failed at path /spec/containers/0/image/",
+        "",
+        "pass: 2, fail: 2, warn: 0, error: 0, skip: 0 ",
+        "",
+      ].join("\n"),
+    );
+    const io = recordingIo();
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pods.yaml")], io);
+    assert.equal(io.stdout.join("\n"), out, "text is the default");
+    assert.equal((await run("table", dir)).out, out, "table is kept as another name for text");
+    assert.equal((await run("yaml", dir)).out, out, "and so is yaml, kyverno apply's default --output-format");
+  });
+
+  test("summary: Bylaw's own; the failing resource, its rules with action and message, and the totals", async () => {
+    const { code, out } = await run("summary");
     assert.equal(code, 1);
     assert.match(
       out,
       /^Pod\/shop\/bad {2}\(.*pods\.yaml:7\)\n {2}FAIL {3}no-latest\/tag {2}\[Audit\]\n {9}validation error: Pin the image tag\. .*\n {2}FAIL {3}require-team\/check-team {2}\[Enforce\]\n {9}validation error: Add metadata\.labels\.team\./,
     );
     assert.doesNotMatch(out, /Pod\/shop\/good/);
-    assert.match(out, /pass: 2, fail: 2, warn: 0, error: 0, skip: 0 $/);
-    assert.equal((await run("table", dir)).out, out, "table is kept as another name for text");
+    assert.match(
+      out,
+      /Applied 2 policies to 2 resources: 1 resource with findings\.\npass: 2, fail: 2, warn: 0, error: 0, skip: 0 $/,
+    );
   });
 
   test("--output junit and --output sarif name the formats (as CI docs write them)", async () => {
@@ -130,7 +156,10 @@ describe("bylaw apply output formats", () => {
     assert.equal(code, 2);
     const io = recordingIo();
     await main(["apply", "p.yaml", "-r", "r.yaml", "--output-format", "xml"], io);
-    assert.match(io.stderr.join("\n"), /--output-format must be one of text, json, junit, sarif \(got "xml"\)/);
+    assert.match(
+      io.stderr.join("\n"),
+      /--output-format must be one of text, summary, json, junit, sarif \(got "xml"\)/,
+    );
   });
 
   test("--help teaches sets, enforce, junit, sarif and exceptions", async () => {

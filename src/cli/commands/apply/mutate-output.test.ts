@@ -1,4 +1,4 @@
-/** `bylaw apply` with mutate and generate policies: where the produced resources go. */
+/** `bylaw apply` with mutate and generate policies: where the produced resources go, and how they print. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -35,11 +35,47 @@ metadata: {name: shop}
 `;
 
 describe("bylaw apply: mutated and generated resources", () => {
-  test("without -o they follow the results on stdout as YAML; generated ones carry Kyverno's labels", async () => {
+  test("without -o each is printed as kyverno apply prints it: after `policy NAME applied to NS/Kind/name:`, keys sorted", async () => {
     const dir = tempTree({ "p.yaml": policies, "r.yaml": resources });
     const io = recordingIo();
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io), 0);
     const out = io.stdout.join("\n");
+    const mutated = [
+      "policy add-team applied to shop/Pod/web:",
+      "apiVersion: v1",
+      "kind: Pod",
+      "metadata:",
+      "  labels:",
+      "    team: bravo",
+      "  name: web",
+      "  namespace: shop",
+      "spec:",
+      "  containers:",
+      "  - image: nginx:1",
+      "    name: c",
+      "",
+      "---",
+      "",
+      "",
+      "Mutation:",
+      "Mutation has been applied successfully.",
+      // A kyverno.io mutate policy prints every resource it was applied to, changed or not.
+      "policy add-team applied to /Namespace/shop:",
+    ].join("\n");
+    assert.ok(out.startsWith(`\nApplying 4 policy rule(s) to 2 resource(s)...\n\n${mutated}`), out);
+    assert.match(
+      out,
+      /\npolicy quota applied to \/Namespace\/shop:\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n {2}labels:\n(?: {4}.*\n)*? {4}generate\.kyverno\.io\/policy-name: quota\n[^]*?\n---\n\n\nGenerate:\nGeneration completed successfully\.\npass: 2, fail: 0, warn: 0, error: 0, skip: 0 $/,
+    );
+  });
+
+  test("--output-format summary: Bylaw's summary, then the resources as one YAML stream, each headed by a comment", async () => {
+    const dir = tempTree({ "p.yaml": policies, "r.yaml": resources });
+    const io = recordingIo();
+    const args = ["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "--output-format", "summary"];
+    assert.equal(await main(args, io), 0);
+    const out = io.stdout.join("\n");
+    assert.match(out, /^Applied 2 policies to 2 resources: no findings\./);
     const yamlPart = out.slice(out.indexOf("\n---\n") + 5);
     const docs = parseAllDocuments(yamlPart).map(
       (d) => d.toJSON() as { kind: string; metadata: { labels?: Record<string, string> } },
@@ -50,6 +86,7 @@ describe("bylaw apply: mutated and generated resources", () => {
     );
     assert.equal(docs[0]?.metadata.labels?.["team"], "bravo");
     assert.equal(docs[1]?.metadata.labels?.["generate.kyverno.io/policy-name"], "quota");
+    assert.match(out, /# mutated by add-team\n/);
   });
 
   test("-o DIR writes one file per resource; -o FILE.yaml one stream", async () => {
@@ -57,7 +94,10 @@ describe("bylaw apply: mutated and generated resources", () => {
     const io = recordingIo();
     assert.equal(await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", join(dir, "out")], io), 0);
     assert.deepEqual(readdirSync(join(dir, "out")).sort(), ["pod-shop-web.yaml", "resourcequota-shop-default.yaml"]);
-    assert.doesNotMatch(io.stdout.join("\n"), /kind: Pod/);
+    // As kyverno apply -o: the resources go to the files, stdout keeps the "Mutation:"/"Generate:" lines.
+    assert.doesNotMatch(io.stdout.join("\n"), /kind: Pod|applied to/);
+    assert.equal(io.stdout.join("\n").match(/\nMutation:\nMutation has been applied successfully\./g)?.length, 2);
+    assert.equal(io.stdout.join("\n").match(/\nGenerate:\nGeneration completed successfully\./g)?.length, 1);
     await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-o", join(dir, "all.yaml")], recordingIo());
     assert.equal(parseAllDocuments(readFileSync(join(dir, "all.yaml"), "utf8")).length, 2);
   });

@@ -10,7 +10,8 @@ import {
   unsupportedKyvernoFlag,
 } from "./kyverno-flags.js";
 
-const OUTPUT_FORMATS = ["text", "json", "junit", "sarif"] as const;
+/** `text` is kyverno apply's text; `summary` Bylaw's own (output/human-summary.ts). */
+const OUTPUT_FORMATS = ["text", "summary", "json", "junit", "sarif"] as const;
 type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** `--report-api`: which reports -p prints (Kyverno 1.19's CLI: openreports). */
 const REPORT_APIS = ["openreports", "wgpolicyk8s"] as const;
@@ -317,7 +318,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   };
 }
 
-/** --explain is printed with the text and JSON results only: other outputs are read by tools. */
+/** --explain is printed with the text, summary and JSON results only: other outputs are read by tools. */
 function explainConflict(
   format: string,
   values: {
@@ -331,7 +332,7 @@ function explainConflict(
   if (values["policy-report"]) return "--explain cannot be combined with -p/--policy-report";
   if (values.table) return "--explain cannot be combined with -t/--table";
   if (values.stdin) return "--explain cannot be combined with -i/--stdin";
-  if (format !== "text" && format !== "json")
-    return `--explain prints with the text or json output, not ${format} (use --output-format json to read it as JSON)`;
+  if (format !== "text" && format !== "summary" && format !== "json")
+    return `--explain prints with the text, summary or json output, not ${format} (use --output-format json to read it as JSON)`;
   return undefined;
 }

@@ -29,7 +29,14 @@ const apply = (args: string[], files: Record<string, string> = { "pods.yaml": PO
 
 describe("bylaw apply --policy-set", () => {
   test("runs a set's policies by name; only policy documents of its folders load", async () => {
-    const { code, out, err } = await apply(["--policy-set", "demo-basics", "-r", "$DIR/pods.yaml"]);
+    const { code, out, err } = await apply([
+      "--policy-set",
+      "demo-basics",
+      "-r",
+      "$DIR/pods.yaml",
+      "--output-format",
+      "summary",
+    ]);
     assert.equal(code, 1);
     assert.match(out, /FAIL {3}disallow-latest\/pinned-tag {2}\[Audit\]/);
     assert.match(out, /FAIL {3}require-team\/check-team {2}\[Audit\]/);
@@ -41,7 +48,17 @@ describe("bylaw apply --policy-set", () => {
     const extra =
       "apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: extra}\nspec:\n  rules:\n    - name: r\n      match: {any: [{resources: {kinds: [Pod]}}]}\n      validate: {message: m, pattern: {metadata: {name: '?*'}}}\n";
     const { out } = await apply(
-      ["$DIR/extra.yaml", "--policy-set", "demo-basics", "--policy-set", "demo-strict", "-r", "$DIR/pods.yaml"],
+      [
+        "$DIR/extra.yaml",
+        "--policy-set",
+        "demo-basics",
+        "--policy-set",
+        "demo-strict",
+        "-r",
+        "$DIR/pods.yaml",
+        "--output-format",
+        "summary",
+      ],
       { "pods.yaml": PODS, "extra.yaml": extra },
     );
     assert.match(out, /Applied 4 policies to 2 resources/);
@@ -97,8 +114,9 @@ describe("bylaw apply --enforce", () => {
       "$DIR/pods.yaml",
     ]);
     assert.equal(code, 1);
-    assert.match(out, /FAIL {3}disallow-latest\/pinned-tag {2}\[Enforce\]/);
-    assert.match(out, /Pod\/legacy\/old[^\n]*\n {2}WARN {3}no-privileged\/privileged {2}\[Audit\]/);
+    assert.match(out, /\npolicy disallow-latest -> resource shop\/Pod\/web failed:\n1 - pinned-tag /);
+    assert.match(out, /\npolicy no-privileged -> resource shop\/Pod\/web failed:\n/);
+    assert.match(out, /\npolicy no-privileged -> resource legacy\/Pod\/old failed as audit warning:\n1 - privileged /);
     assert.match(out, /pass: 2, fail: 3, warn: 1, error: 0, skip: 0 /);
   });
 });

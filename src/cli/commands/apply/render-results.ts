@@ -1,4 +1,4 @@
-/** Print `bylaw apply` results in the chosen format: text for people, json, junit, sarif, or PolicyReports. */
+/** Print `bylaw apply` results in the chosen format: kyverno apply's text, Bylaw's summary, json, junit, sarif, or PolicyReports. */
 import {
   buildCliReports,
   buildPolicyReports,
@@ -10,11 +10,12 @@ import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
 import { renderJunit } from "../../output/junit.js";
+import { renderKyvernoApplyText } from "../../output/kyverno-apply-text.js";
 import { renderSarif } from "../../output/sarif.js";
 import { countResults, type ResultRow } from "../../output/types.js";
 import { packageVersion } from "../../policy-sets/sets-dir.js";
 import type { ApplyOptions } from "./options.js";
-import { yamlStream, type ProducedResource } from "./resource-output.js";
+import { producedResources, yamlStream, type ProducedResource } from "./resource-output.js";
 import { renderResultsTable } from "./results-table.js";
 import { renderGeneratedExceptions } from "./generated-exceptions.js";
 import { sortedKeys } from "./sorted-keys.js";
@@ -24,6 +25,8 @@ interface RunResults {
   readonly responses: readonly PolicyResponse[];
   readonly produced: readonly ProducedResource[];
   readonly policies: number;
+  /** The header's policy rule count (appliedRuleCount). */
+  readonly policyRules: number;
   readonly resources: number;
   readonly exceptions: number;
   readonly nowMillis: number;
@@ -93,18 +96,44 @@ export function renderResults(io: Io, options: ApplyOptions, run: RunResults): v
       return;
     }
     case "text":
-      io.out(
-        renderHumanSummary(rows, {
-          policies: run.policies,
-          resources: run.resources,
-          exceptions: run.exceptions,
-          detailed: options.detailed,
-          cwd: run.cwd,
-        }),
-      );
-      if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
-      if (resourcesToStdout && produced.length > 0) io.out(`\n---\n${yamlStream(produced)}`);
+      renderKyvernoText(io, options, run);
+      return;
+    case "summary":
+      renderSummary(io, options, run);
   }
+}
+
+/** --output-format summary: Bylaw's own text (output/human-summary.ts), --explain's, then the resources. */
+function renderSummary(io: Io, options: ApplyOptions, run: RunResults): void {
+  io.out(
+    renderHumanSummary(run.rows, {
+      policies: run.policies,
+      resources: run.resources,
+      exceptions: run.exceptions,
+      detailed: options.detailed,
+      cwd: run.cwd,
+    }),
+  );
+  if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
+  if (options.outputPath === undefined && run.produced.length > 0) io.out(`\n---\n${yamlStream(run.produced)}`);
+}
+
+/** The default text: kyverno apply's (output/kyverno-apply-text.ts); --explain's text after it. */
+function renderKyvernoText(io: Io, options: ApplyOptions, run: RunResults): void {
+  const text = renderKyvernoApplyText({
+    header: !options.resourcesOnly,
+    rules: run.policyRules,
+    resourceCount: run.resources,
+    exceptions: run.exceptions,
+    responses: run.responses,
+    generated: (response) => producedResources([response]).flatMap((p) => (p.why === "generated" ? [p.resource] : [])),
+    counts: countResults(run.rows),
+    resources: options.resourcesOnly ? "elsewhere" : options.outputPath === undefined ? "printed" : "to-files",
+    auditWarn: options.auditWarn,
+    namespaceLabels: run.namespaceLabels,
+  });
+  io.out(text.slice(0, -1));
+  if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
 }
 
 /**
@@ -133,8 +162,10 @@ function renderKyvernoModes(io: Io, options: ApplyOptions, run: RunResults): voi
   const resources = run.produced.length > 0 ? yamlStream(run.produced) : undefined;
   if (options.resourcesOnly) {
     const toStderr: Io = { ...io, out: (text) => io.err(text) };
+    // The text leaves out its header and the resources, as kyverno apply -i; for the other formats
     // outputPath "" keeps the resources out of the results on stderr.
-    renderResults(toStderr, { ...options, resourcesOnly: false, outputPath: "" }, run);
+    if (options.format === "text" && !options.table) renderKyvernoText(toStderr, options, run);
+    else renderResults(toStderr, { ...options, resourcesOnly: false, outputPath: "" }, run);
     if (resourcesToStdout && resources !== undefined) io.out(resources);
     return;
   }

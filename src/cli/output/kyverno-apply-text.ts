@@ -1,0 +1,130 @@
+/**
+ * The default `bylaw apply` text, laid out as Kyverno 1.19's `kyverno apply` prints it
+ * (cmd/cli/kubectl-kyverno/commands/apply/command.go RunE and "Applying ..." line, print.go
+ * printViolations, processor/policy_processor.go printOutput): the "Applying N policy rule(s) ..."
+ * header, each mutate policy's resource and each generated resource as the processor prints them,
+ * then per response (policy × resource) the skipped and erroring mutate and generate rules and the
+ * failed rules, then the totals. Go's Println puts a space between operands, so some lines end in
+ * one before a line break, as Kyverno's do.
+ */
+import {
+  type CompiledPolicy,
+  hasMutateRules,
+  kyvernoCompiledRules,
+  policyMatchOf,
+  type PolicyResponse,
+  type Resource,
+  resourceKind,
+  resourceName,
+  resourceNamespace,
+} from "../../engine/index.js";
+import { writeKubeYaml } from "../../platform/yaml/index.js";
+import { policyAction } from "./policy-action.js";
+import { summaryLine, type countResults } from "./types.js";
+
+interface KyvernoApplyText {
+  /** Whether to print the "Applying ..." header (kyverno apply leaves it out with -p, --generate-exceptions and -i). */
+  readonly header: boolean;
+  /** `appliedRuleCount` of the policies. */
+  readonly rules: number;
+  /** Resources and JSON payloads. */
+  readonly resourceCount: number;
+  readonly exceptions: number;
+  /** Every engine response, in Kyverno's order (per resource: mutate, validate, generate). */
+  readonly responses: readonly PolicyResponse[];
+  /** Each generated resource of a response, as it is printed (see resource-output.ts). */
+  readonly generated: (response: PolicyResponse) => readonly Resource[];
+  readonly counts: ReturnType<typeof countResults>;
+  /**
+   * Where the mutated and generated resources go: `printed` here; `to-files` with -o PATH (only
+   * Kyverno's "Mutation:"/"Generate:" trailers are printed); `elsewhere` with -i (stdout has them alone).
+   */
+  readonly resources: "printed" | "to-files" | "elsewhere";
+  readonly auditWarn: boolean;
+  readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
+}
+
+/**
+ * The header's rule count: a kyverno.io policy's rules with their autogen copies (Kyverno's
+ * autogen.Default.ComputeRules), one for a policy of any other kind.
+ */
+export function appliedRuleCount(policies: readonly CompiledPolicy[]): number {
+  let n = 0;
+  for (const p of policies) n += policyMatchOf(p).language === "kyverno" ? kyvernoCompiledRules(p).length : 1;
+  return n;
+}
+
+/** The whole stdout text, ending in a line break. */
+export function renderKyvernoApplyText(input: KyvernoApplyText): string {
+  let out = "";
+  if (input.header) {
+    const withExceptions = input.exceptions > 0 ? ` with ${input.exceptions} exception(s)` : "";
+    out += `\nApplying ${input.rules} policy rule(s) to ${input.resourceCount} resource(s)${withExceptions}...\n`;
+  }
+  if (input.resources !== "elsewhere") for (const response of input.responses) out += producedText(response, input);
+  for (const response of input.responses) out += responseText(response, input);
+  return `${out}\n${summaryLine(input.counts)}\n`;
+}
+
+function resourcePath(r: Resource): string {
+  const path = `${resourceNamespace(r)}/${resourceKind(r)}/${resourceName(r)}`;
+  return path === "//" ? "JSON payload" : path;
+}
+
+/** printOutput: the resource, then each patched target; with -o nothing (they go to the files). */
+function printed(resource: Resource, response: PolicyResponse, input: KyvernoApplyText): string {
+  if (input.resources === "to-files") return "";
+  let out = `\npolicy ${response.policy.name} applied to ${resourcePath(response.resource)}:`;
+  out += `\n${writeKubeYaml(resource)}\n---\n`;
+  const targets = response.rules.flatMap((r) => (r.patchedTarget !== undefined ? [r.patchedTarget] : []));
+  if (targets.length > 0) {
+    out += "patched targets: \n";
+    for (const t of targets) out += `\n${writeKubeYaml(t)}\n---\n\n`;
+  }
+  return out;
+}
+
+/**
+ * What the processor prints while it runs: a kyverno.io mutate policy's resource on every resource
+ * (patched or not), a CEL kind's when it gave results; each generated resource.
+ */
+function producedText(response: PolicyResponse, input: KyvernoApplyText): string {
+  let out = "";
+  const mutates = hasMutateRules(response.policy);
+  const kyverno = policyMatchOf(response.policy).language === "kyverno";
+  if (mutates && (kyverno || response.rules.length > 0)) {
+    out += printed(response.patchedResource ?? response.resource, response, input);
+    out += "\n\nMutation:\nMutation has been applied successfully.";
+  }
+  for (const g of input.generated(response)) {
+    out += printed(g, response, input);
+    out += "\n\nGenerate:\nGeneration completed successfully.";
+  }
+  return out;
+}
+
+/** RunE's loop body for one response. */
+function responseText(response: PolicyResponse, input: KyvernoApplyText): string {
+  const name = response.policy.name;
+  const path = resourcePath(response.resource);
+  let out = "";
+  const failed = [];
+  for (const rule of response.rules) {
+    if (rule.status === "fail") failed.push(rule);
+    if (rule.type === "Mutation" && rule.status === "skip")
+      out += `\nskipped mutate policy ${name} -> resource ${path}\n`;
+    else if (rule.type === "Mutation" && rule.status === "error")
+      out += `\nerror while applying mutate policy ${name} -> resource ${path} \nerror:  ${rule.message}\n`;
+    if (rule.type === "Generation" && rule.status === "error")
+      out += `\nerror while applying generate policy ${name} -> resource ${path} \nerror: ${rule.message}\n`;
+  }
+  if (failed.length === 0) return out;
+  const ns = resourceNamespace(response.resource);
+  const asWarning =
+    input.auditWarn && policyAction(response.policy, ns, input.namespaceLabels.get(ns) ?? {}) === "Audit";
+  out += `policy ${name} -> resource ${path} ${asWarning ? "failed as audit warning:" : "failed:"}\n`;
+  failed.forEach((rule, i) => {
+    out += `${i + 1} - ${rule.rule} ${rule.message === "" ? "validation failed" : rule.message}\n`;
+  });
+  return out;
+}
