@@ -192,8 +192,9 @@ Output formats (the same exit codes in each):
           "Invalid Policies:" on stdout), results come per resource in the order Bylaw evaluates
           them (Kyverno lists ImageValidatingPolicy and DeletingPolicy results after all others),
           YAML keys sort by code unit (go-yaml sorts digit runs by value), a MutatingPolicy's
-          resource is printed only when it gave a result, and --warn-exit-code's message goes to
-          stderr (Kyverno prints "exit as warnExitCode is N" on stdout)
+          resource is printed only when it gave a result, a --json payload gets no kyverno.io mutate
+          policy (Kyverno prints each one's "policy NAME applied to //:"), and --warn-exit-code's
+          message goes to stderr (Kyverno prints "exit as warnExitCode is N" on stdout)
   summary for people, Bylaw's own: each resource with findings, under its file and line, then each
           failing, erroring or warning rule as policy/rule [action], the Pod Security Standards
           controls that failed (validate.podSecurity rules) and the message, which for the shipped
