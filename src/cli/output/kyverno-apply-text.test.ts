@@ -109,4 +109,26 @@ spec:
     assert.equal(out, "");
     assert.match(err, /^policy require-team -> resource shop\/ConfigMap\/settings failed:\n/);
   });
+
+  test("a validate rule's error: stdout is kyverno apply's (only counted), stderr names the rule and its reason", async () => {
+    const erroring = auditPolicy.replace(
+      'pattern: {metadata: {labels: {team: "?*"}}}',
+      'deny: {conditions: {any: [{key: "{{ missing.value }}", operator: Equals, value: x}]}}',
+    );
+    const { code, out, err } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml"], {
+      "p.yaml": erroring,
+      "r.yaml": configMap,
+    });
+    assert.equal(code, 1);
+    assert.equal(
+      out,
+      ["", "Applying 1 policy rule(s) to 1 resource(s)...", "", "pass: 0, fail: 0, warn: 0, error: 1, skip: 0 "].join(
+        "\n",
+      ),
+    );
+    assert.match(
+      err,
+      /^policy require-team -> resource shop\/ConfigMap\/settings error:\n1 - check-team .*Unknown key "missing"/m,
+    );
+  });
 });

@@ -128,3 +128,24 @@ function responseText(response: PolicyResponse, input: KyvernoApplyText): string
   });
   return out;
 }
+
+/**
+ * What kyverno apply's text leaves out: rules (other than mutate and generate ones, which it
+ * prints) that ended in an error. Kyverno only counts them in the totals; Bylaw names each on
+ * stderr, in the failed lines' shape, so stdout stays kyverno apply's and an error's reason is
+ * never hidden. "" when there are none.
+ */
+export function hiddenErrorsText(responses: readonly PolicyResponse[]): string {
+  let out = "";
+  for (const response of responses) {
+    const errors = response.rules.filter(
+      (r) => r.status === "error" && r.type !== "Mutation" && r.type !== "Generation",
+    );
+    if (errors.length === 0) continue;
+    out += `policy ${response.policy.name} -> resource ${resourcePath(response.resource)} error:\n`;
+    errors.forEach((rule, i) => {
+      out += `${i + 1} - ${rule.rule} ${rule.message}\n`;
+    });
+  }
+  return out;
+}

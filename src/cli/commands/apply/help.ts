@@ -187,8 +187,9 @@ Output formats (the same exit codes in each):
           resource NAMESPACE/Kind/name failed:" ("failed as audit warning:" with --audit-warn on an
           Audit policy; "JSON payload" for a --json payload) with "1 - RULE MESSAGE" per rule; then
           "pass: N, fail: N, warn: N, error: N, skip: N " (a trailing space, as Kyverno's). As
-          kyverno apply's, it does not show validate errors or warnings (summary does). It differs
-          from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
+          kyverno apply's, it does not show validate errors on stdout: Bylaw names each on stderr
+          ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It
+          differs from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
           "Invalid Policies:" on stdout), results come per resource in the order Bylaw evaluates
           them (Kyverno lists ImageValidatingPolicy and DeletingPolicy results after all others),
           YAML keys sort by code unit (go-yaml sorts digit runs by value), a MutatingPolicy's

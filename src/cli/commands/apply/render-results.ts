@@ -10,7 +10,7 @@ import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
 import { renderJunit } from "../../output/junit.js";
-import { renderKyvernoApplyText } from "../../output/kyverno-apply-text.js";
+import { hiddenErrorsText, renderKyvernoApplyText } from "../../output/kyverno-apply-text.js";
 import { renderSarif } from "../../output/sarif.js";
 import { countResults, type ResultRow } from "../../output/types.js";
 import { packageVersion } from "../../policy-sets/sets-dir.js";
@@ -118,7 +118,10 @@ function renderSummary(io: Io, options: ApplyOptions, run: RunResults): void {
   if (options.outputPath === undefined && run.produced.length > 0) io.out(`\n---\n${yamlStream(run.produced)}`);
 }
 
-/** The default text: kyverno apply's (output/kyverno-apply-text.ts); --explain's text after it. */
+/**
+ * The default text: kyverno apply's (output/kyverno-apply-text.ts), the rule errors it leaves out on
+ * stderr; --explain's text after it.
+ */
 function renderKyvernoText(io: Io, options: ApplyOptions, run: RunResults): void {
   const text = renderKyvernoApplyText({
     header: !options.resourcesOnly,
@@ -133,6 +136,8 @@ function renderKyvernoText(io: Io, options: ApplyOptions, run: RunResults): void
     namespaceLabels: run.namespaceLabels,
   });
   io.out(text.slice(0, -1));
+  const errors = hiddenErrorsText(run.responses);
+  if (errors !== "") io.err(errors.slice(0, -1));
   if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
 }
 
