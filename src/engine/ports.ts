@@ -33,9 +33,9 @@ export interface ContextSources {
    * value stands in for its name (from a values file): "error" (the default) makes the rule an error
    * naming the entry, since a rule must never pass on data nobody read; "skip", which a caller must
    * ask for, leaves the name unset, as Kyverno's CLI does.
-   * imageRegistry entries are an error either way (the message names `--registry`, which gives the
-   * CLI registry access), unless a later variable entry's `default` reads the entry: then it is
-   * skipped, as Kyverno's CLI skips it, and `warn` says so.
+   * With "error", an imageRegistry entry that a later variable entry's `default` reads is skipped
+   * all the same (the default applies, as in Kyverno's CLI) and `warn` says so; Bylaw's CLI asks for
+   * Kyverno's skipping of every such entry with `skipAsKyvernoCli` below.
    */
   readonly unloadable?: "skip" | "error";
   /**

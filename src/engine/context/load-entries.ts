@@ -23,7 +23,8 @@ import {
 } from "../variables/index.js";
 import { setDotted } from "./request-context.js";
 import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
-import { defaultReadingEntry, registryDefaultWarning, skippedEntryWarning } from "./registry-default.js";
+import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.js";
+import { skippedEntryWarning } from "./skipped-entry-warning.js";
 import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
 
 /** The context after a scope's entries: their values, and the entries that failed to load. */
