@@ -17,6 +17,10 @@ spec:
   rules:
     - name: team
       match: {any: [{resources: {kinds: [Pod]}}]}
+      context:
+        - name: team
+          # No ConfigMap is among the resources given: --set gives the value.
+          apiCall: {urlPath: "/api/v1/namespaces/default/configmaps/team", jmesPath: "data.team"}
       validate:
         deny: {conditions: {any: [{key: "{{ team }}", operator: NotEquals, value: blue}]}}
     - name: count

@@ -70,7 +70,7 @@ describe("hostile input", () => {
         {
           deny: { conditions: { any: [{ key: "{{ a }}", operator: "Equals", value: "x" }] } },
         },
-        { context: [{ name: "a", variable: { value: "{{ '{{ a }}' }}" } }] },
+        { context: [{ name: "a", variable: { value: "{{ to_string('{{ a }}') }}" } }] },
       ),
     ]);
     const rules = validate(doc, pod({ name: "x" }));

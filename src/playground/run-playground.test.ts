@@ -19,6 +19,7 @@ spec:
           - resources:
               kinds: [Pod]
               namespaceSelector: {matchLabels: {env: prod}}
+      context: [{name: wanted, apiCall: {urlPath: /api/v1/namespaces/default/configmaps/teams, jmesPath: data.team}}]
       validate:
         message: "team {{ wanted }} is needed"
         pattern: {metadata: {labels: {team: "?*"}}}

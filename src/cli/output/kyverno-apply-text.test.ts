@@ -113,7 +113,7 @@ spec:
   test("a validate rule's error: stdout is kyverno apply's (only counted), stderr names the rule and its reason", async () => {
     const erroring = auditPolicy.replace(
       'pattern: {metadata: {labels: {team: "?*"}}}',
-      'deny: {conditions: {any: [{key: "{{ missing.value }}", operator: Equals, value: x}]}}',
+      'deny: {conditions: {any: [{key: "{{ request.object.missing.value }}", operator: Equals, value: x}]}}',
     );
     const { code, out, err } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml"], {
       "p.yaml": erroring,

@@ -38,6 +38,8 @@ spec:
   rules:
     - name: allowed-image
       match: {any: [{resources: {kinds: [Pod]}}]}
+      # The values give it (a variable no entry defines makes the policy invalid, as in Kyverno).
+      context: [{name: allowed, apiCall: {urlPath: /api/v1/namespaces/default/configmaps/images, jmesPath: data.allowed}}]
       validate:
         foreach:
           - list: request.object.spec.containers
@@ -103,6 +105,7 @@ spec:
   rules:
     - name: team-label
       match: {any: [{resources: {kinds: [Pod]}}]}
+      context: [{name: team, apiCall: {urlPath: /api/v1/namespaces/default/configmaps/team, jmesPath: data.team}}]
       validate:
         deny:
           conditions:
@@ -140,6 +143,7 @@ spec:
   rules:
     - name: annotation
       match: {any: [{resources: {kinds: [ConfigMap]}}]}
+      context: [{name: config, apiCall: {urlPath: /api/v1/namespaces/default/configmaps/config, jmesPath: data}}]
       validate:
         deny:
           conditions:

@@ -24,7 +24,7 @@ function policy(context: JsonObject[], key: string): JsonObject {
           match: { any: [{ resources: { kinds: ["Pod"] } }] },
           context,
           validate: {
-            message: "runs as {{ user }}",
+            message: `runs as ${key}`,
             deny: { conditions: { any: [{ key, operator: "Equals", value: "root" }] } },
           },
         },

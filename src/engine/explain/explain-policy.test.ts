@@ -277,7 +277,10 @@ describe("engine.explain: validate", () => {
     const policy = clusterPolicy("ctx", [
       podRule(
         "teams",
-        { message: "m", deny: { conditions: { all: [{ key: "{{ allowed }}", operator: "AnyNotIn", value: ["a"] }] } } },
+        {
+          message: "m",
+          deny: { conditions: { all: [{ key: "{{ allowed.data }}", operator: "AnyNotIn", value: ["a"] }] } },
+        },
         {
           context: [{ name: "allowed", configMap: { name: "teams", namespace: "default" } }],
           preconditions: { all: [{ key: "{{ request.operation }}", operator: "In", value: ["CREATE", "UPDATE"] }] },
@@ -296,7 +299,10 @@ describe("engine.explain: validate", () => {
     const policy = clusterPolicy("ctx", [
       podRule(
         "teams",
-        { message: "m", deny: { conditions: { all: [{ key: "{{ allowed }}", operator: "AnyNotIn", value: ["a"] }] } } },
+        {
+          message: "m",
+          deny: { conditions: { all: [{ key: "{{ allowed.data }}", operator: "AnyNotIn", value: ["a"] }] } },
+        },
         {
           context: [
             { name: "allowed", configMap: { name: "missing", namespace: "default" } },

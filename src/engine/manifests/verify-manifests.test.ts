@@ -260,8 +260,16 @@ describe("validate.manifests", () => {
 
   test("a key given through a variable is substituted before the check", () => {
     const resource = signed(deploymentManifest(), [alice]);
-    const manifests = { attestors: [{ entries: [{ keys: { publicKeys: "{{ keys.alice }}" } }] }] };
-    assert.deepEqual(check(manifests, resource, { variables: { "keys.alice": alice.publicKey } }), ["pass", PASS_ONE]);
+    const policy = manifestsPolicy({ attestors: [{ entries: [{ keys: { publicKeys: "{{ keys.alice }}" } }] }] });
+    const rules = (policy["spec"] as { rules: JsonObject[] }).rules;
+    rules[0] = { ...rules[0], context: [{ name: "keys", variable: { value: { alice: alice.publicKey } } }] };
+    const compiled = engine.compile(policy);
+    assert.ok(compiled.ok, JSON.stringify(!compiled.ok && compiled.problems));
+    const result = engine.validate(compiled.policy, { resource, operation: "CREATE", namespaceLabels: {} }).rules;
+    assert.deepEqual(
+      result.map((r) => [r.status, r.message]),
+      [["pass", PASS_ONE]],
+    );
   });
 
   test("a manifests block of the wrong shape is a policy problem naming the field", () => {

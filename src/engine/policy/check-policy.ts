@@ -14,6 +14,7 @@ import { namespaceFilterProblems } from "../match/namespaced-block.js";
 import { wildcardKindProblems } from "./check-wildcard-kinds.js";
 import { ELEMENT_VARIABLE, elementOutsideForeach } from "./element-outside-foreach.js";
 import { userInfoMatchMessage, userVariableMessage } from "./background-variables.js";
+import { invalidVariableProblems } from "./invalid-variables.js";
 
 const RULE_TYPES = ["validate", "mutate", "generate", "verifyImages"] as const;
 const RESERVED_CONTEXT_NAMES = new Set([
@@ -117,7 +118,11 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string, index: numb
     }
   }
   if (policy.spec.background !== false) out.push(...backgroundProblems(rule, path, index));
-  out.push(...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path));
+  const mutateAndGenerate = [...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path)];
+  out.push(...mutateAndGenerate);
+  // Kyverno checks the mutate targets' variables first and stops at their error (target-variables.ts).
+  if (!mutateAndGenerate.some((p) => p.message.startsWith("policy contains invalid variables")))
+    out.push(...invalidVariableProblems(policy, rule, path));
   if (rule.validate?.foreach === undefined && ELEMENT_VARIABLE.test(JSON.stringify(rule.validate ?? {}))) {
     out.push(problem(`${path}.validate`, elementOutsideForeach(rule.validate, "/validate")));
   }

@@ -43,10 +43,15 @@ export function targetVariableProblems(rule: Rule, background: boolean, path: st
 }
 
 /** The variables a context entry defines, as Kyverno's mock context allows them. */
-function contextPatterns(entry: ContextEntry): string[] {
+export function contextPatterns(entry: ContextEntry): string[] {
   if (entry.configMap !== undefined)
     return [`${entry.name}.data`, `${entry.name}.metadata`, `${entry.name}.data.*`, `${entry.name}.metadata.*`];
-  if (entry.apiCall !== undefined || entry.imageRegistry !== undefined || entry.variable !== undefined)
+  if (
+    entry.apiCall !== undefined ||
+    entry.globalReference !== undefined ||
+    entry.imageRegistry !== undefined ||
+    entry.variable !== undefined
+  )
     return [`${entry.name}*`];
   return [];
 }

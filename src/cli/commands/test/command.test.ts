@@ -167,6 +167,7 @@ spec:
   rules:
     - name: no-update
       match: {any: [{resources: {kinds: [Pod]}}]}
+      context: [{name: forbidden, apiCall: {urlPath: /api/v1/namespaces/default, jmesPath: metadata.name}}]
       validate:
         deny: {conditions: {any: [{key: "{{ request.operation }}", operator: Equals, value: "{{ forbidden }}"}]}}
 `;
