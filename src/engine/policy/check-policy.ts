@@ -117,16 +117,23 @@ function checkRule(policy: PolicyDocument, rule: Rule, path: string, index: numb
       }
     }
   }
-  if (policy.spec.background !== false) out.push(...backgroundProblems(rule, path, index));
-  const mutateAndGenerate = [...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path)];
-  out.push(...mutateAndGenerate);
-  // Kyverno checks the mutate targets' variables first and stops at their error (target-variables.ts).
-  if (!mutateAndGenerate.some((p) => p.message.startsWith("policy contains invalid variables")))
-    out.push(...invalidVariableProblems(policy, rule, path));
+  out.push(...variableAndActionProblems(policy, rule, path, index));
   if (rule.validate?.foreach === undefined && ELEMENT_VARIABLE.test(JSON.stringify(rule.validate ?? {}))) {
     out.push(problem(`${path}.validate`, elementOutsideForeach(rule.validate, "/validate")));
   }
   return out;
+}
+
+/**
+ * Background mode's variables, the mutate and generate checks, then every variable (Kyverno checks
+ * background mode's, then the mutate targets' (target-variables.ts), and stops at the first error).
+ */
+function variableAndActionProblems(policy: PolicyDocument, rule: Rule, path: string, index: number): PolicyProblem[] {
+  const background = policy.spec.background !== false ? backgroundProblems(rule, path, index) : [];
+  const mutateAndGenerate = [...checkMutate(policy, rule, path), ...checkGenerateRule(policy, rule, path)];
+  const targets = mutateAndGenerate.some((p) => p.message.startsWith("policy contains invalid variables"));
+  const variables = background.length === 0 && !targets ? invalidVariableProblems(policy, rule, path) : [];
+  return [...background, ...mutateAndGenerate, ...variables];
 }
 
 /** User information a background scan does not have (Kyverno's wording: background-variables.ts). */

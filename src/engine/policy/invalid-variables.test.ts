@@ -6,8 +6,11 @@ import { invalidVariableProblems } from "./invalid-variables.js";
 
 const BACKGROUND_RE = "request\\.|element|elementIndex|@|images|images\\.|image\\.|([a-z_0-9]+\\()[^{}]";
 
-const rule = (extra: JsonObject): Rule =>
-  ({ name: "r", match: { any: [{ resources: { kinds: ["Pod"] } }] }, ...extra }) as unknown as Rule;
+const rule = (extra: JsonObject): Rule => ({
+  name: "r",
+  match: { any: [{ resources: { kinds: ["Pod"] } }] },
+  ...extra,
+});
 const deny = (key: string): JsonObject => ({
   validate: { deny: { conditions: { any: [{ key, operator: Equals, value: "x" }] } } },
 });
@@ -92,4 +95,10 @@ test("verifyImages attestations' conditions are not checked, and attestation nam
     },
   ];
   assert.deepEqual(texts(rule({ verifyImages })), []);
+});
+
+test("an empty variable is Kyverno's invalid query, naming where it is", () => {
+  assert.deepEqual(texts(rule(deny("{{ }}"))), [
+    "spec.rules[0]: policy contains invalid variables: variable substitution failed for rule r: failed to resolve  at path /validate/deny/conditions/any/0/key: invalid query (nil)",
+  ]);
 });

@@ -40,13 +40,14 @@ export function invalidVariableProblems(policy: PolicyDocument, rule: Rule, path
   const allowed = COMPILED.get(source) ?? new RegExp(source);
   const patterns = definedNames(rule);
   const isAllowed = (query: string): boolean => allowed.test(query) || patterns.some((p) => wildcardMatch(p, query));
-  const invalid = firstInvalid(withoutAttestationConditions(rule) as unknown as JsonValue, isAllowed);
+  const invalid = firstInvalid(withoutAttestationConditions(rule) as unknown as JsonValue, "", isAllowed);
   if (invalid === undefined) return [];
+  const why =
+    invalid.query === ""
+      ? `failed to resolve  at path ${invalid.at}: invalid query (nil)`
+      : `variable ${invalid.query} must match regex "${source}" or patterns [${patterns.join(" ")}]`;
   return [
-    problem(
-      path,
-      `policy contains invalid variables: variable substitution failed for rule ${rule.name}: variable ${invalid} must match regex "${source}" or patterns [${patterns.join(" ")}]`,
-    ),
+    problem(path, `policy contains invalid variables: variable substitution failed for rule ${rule.name}: ${why}`),
   ];
 }
 
@@ -90,19 +91,30 @@ function withoutAttestationConditions(rule: Rule): Rule {
   return { ...rule, verifyImages } as Rule;
 }
 
+interface Invalid {
+  /** The query as Kyverno's mock context sees it ("" for an empty `{{ }}`). */
+  readonly query: string;
+  /** Where, as a JSON pointer into the rule (Kyverno names it for an empty query). */
+  readonly at: string;
+}
+
 /** The first variable, in document order, that is not allowed; undefined when all are. */
-function firstInvalid(value: JsonValue | undefined, isAllowed: (query: string) => boolean): string | undefined {
-  if (typeof value === "string") return invalidInString(value, isAllowed);
+function firstInvalid(
+  value: JsonValue | undefined,
+  at: string,
+  isAllowed: (query: string) => boolean,
+): Invalid | undefined {
+  if (typeof value === "string") return invalidInString(value, at, isAllowed);
   if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = firstInvalid(item, isAllowed);
+    for (const [i, item] of value.entries()) {
+      const found = firstInvalid(item, `${at}/${i}`, isAllowed);
       if (found !== undefined) return found;
     }
     return undefined;
   }
   if (!isObject(value)) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    const found = invalidInString(key, isAllowed) ?? firstInvalid(item, isAllowed);
+    const found = invalidInString(key, at, isAllowed) ?? firstInvalid(item, `${at}/${key}`, isAllowed);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -113,15 +125,16 @@ function firstInvalid(value: JsonValue | undefined, isAllowed: (query: string) =
  * checked and replaced by `null`, then the string is scanned again (a variable built from inner ones
  * is checked once they are replaced), unless the string was the variable alone or it was shallow.
  */
-function invalidInString(text: string, isAllowed: (query: string) => boolean): string | undefined {
+function invalidInString(text: string, at: string, isAllowed: (query: string) => boolean): Invalid | undefined {
   let value = text;
   let vars = scanVariables(value);
   while (vars.length > 0) {
     let shallow = false;
     for (const v of vars) {
       shallow = v.shallow;
+      if (v.expression === "") return { query: "", at };
       const query = v.expression.replaceAll('"', "");
-      if (query !== "" && v.expression !== "@" && !isAllowed(query)) return query;
+      if (v.expression !== "@" && !isAllowed(query)) return { query, at };
       if (value === v.text) return undefined;
       value = value.replace(v.text, "null");
     }
