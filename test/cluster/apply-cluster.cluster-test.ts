@@ -152,7 +152,10 @@ describe("bylaw apply --cluster against a real API server", { timeout: buildTime
     ]);
     const text = await apply([join(dir, "require-labels.yaml")]);
     assert.equal(text.code, 1);
-    assert.match(text.stdout, /\npolicy require-labels -> resource apps-a\/Pod\/bad failed:\n1 - .*the label team is required/);
+    assert.match(
+      text.stdout,
+      /\npolicy require-labels -> resource apps-a\/Pod\/bad failed:\n1 - .*the label team is required/,
+    );
   });
 
   test("-n narrows the listing to one namespace", async () => {
