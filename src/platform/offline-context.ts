@@ -113,7 +113,10 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
         // loaded and names how to supply it (Kyverno's fake client fails or panics there).
         const given = req.method === "GET" ? apiCallObjects()?.urlPath(path, { onlyServed: true }) : undefined;
         const read = given ?? (haveObjects && req.method === "GET" ? objects.urlPath(path) : undefined);
-        if (read !== undefined) return read;
+        if (read !== undefined)
+          return read.ok
+            ? read
+            : err(read.error.kind, `failed to GET resource with raw url: ${path}: ${read.error.message}`);
       }
       if (!mock) return err("unavailable", unmocked(req));
       // CEL http.Get/Post: Kyverno's CLI answers a mocked URL with the entry's response as written, whatever

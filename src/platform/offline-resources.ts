@@ -79,7 +79,8 @@ export class OfflineResources {
 
   /**
    * A GET of `/api/v1/[namespaces/NS/]RESOURCE[/NAME]` or `/apis/GROUP/VERSION/...`; undefined: not
-   * such a path, or (`onlyServed`) a resource of which no object was given.
+   * such a path, or (`onlyServed`) a resource of which no object was given. Failures read as
+   * Kyverno's fake client words them (`failed to get resource v1/Secret/NAME: secrets "NAME" not found`).
    */
   urlPath(path: string, o: { readonly onlyServed?: boolean } = {}): Result<JsonValue> | undefined {
     const parts =
@@ -99,11 +100,32 @@ export class OfflineResources {
     const [resource = "", name] = rest;
     if (rest.length > 2) return undefined;
     if (o.onlyServed === true && !this.#byResource.has(`${apiVersion} ${resource}`)) return undefined;
+    const kind = this.#kindOf(apiVersion, resource);
     if (name === undefined) {
       const listed = this.list({ apiVersion, resource, namespace });
-      return listed.ok ? ok({ apiVersion, metadata: {}, ...(listed.value as JsonObject) }) : listed;
+      if (listed.ok) return ok({ apiVersion, metadata: {}, ...(listed.value as JsonObject) });
+      const where =
+        namespace === "" ? "(cluster-scoped or all namespaces)" : `in namespace ${JSON.stringify(namespace)}`;
+      return err(listed.error.kind, `failed to list resources ${apiVersion}/${kind} ${where}: ${listed.error.message}`);
     }
-    return this.get({ apiVersion, resource, namespace, name });
+    const got = this.get({ apiVersion, resource, namespace, name });
+    return got.ok
+      ? got
+      : err(got.error.kind, `failed to get resource ${apiVersion}/${kind}/${name}: ${got.error.message}`);
+  }
+
+  /** The kind of a resource's objects, or Kyverno's fake client's guess from the plural (`secrets` → `Secret`). */
+  #kindOf(apiVersion: string, resource: string): string {
+    const kind = this.#byResource.get(`${apiVersion} ${resource}`)?.[0]?.["kind"];
+    if (typeof kind === "string") return kind;
+    const singular = resource.endsWith("ies")
+      ? `${resource.slice(0, -3)}y`
+      : resource.endsWith("es")
+        ? resource.slice(0, -2)
+        : resource.endsWith("s")
+          ? resource.slice(0, -1)
+          : resource;
+    return singular.charAt(0).toUpperCase() + singular.slice(1);
   }
 }
 

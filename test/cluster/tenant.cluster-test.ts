@@ -197,7 +197,7 @@ describe("a tenant cannot borrow Bylaw's ServiceAccount", { timeout: buildTimeou
       configMap("own-secret", { attack: "secret", target: "tenant-a" }),
     );
     assert.notEqual(ownSecret.code, 0);
-    assert.match(ownSecret.stderr, /secret: '.*failed to load context entry stolen: .*secrets is forbidden/);
+    assert.match(ownSecret.stderr, /secret: '.*failed to fetch data for APICall: .*secrets is forbidden/);
     const ready = await readyz();
     assert.equal(ready.ok, true, `a tenant's Secrets apiCall made Bylaw unready: ${ready.body}`);
     const attempts: [string, string][] = [

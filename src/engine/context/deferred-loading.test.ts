@@ -47,10 +47,7 @@ describe("context entries load as Kyverno's deferred loading does", () => {
   test("a rule that reads the failed entry is an error naming it and why, never a pass", () => {
     const out = validate([rule({ context: [broken, working], validate: deny("{{ owner }}") })]);
     assert.equal(out[0]?.[0], "error");
-    assert.match(
-      String(out[0]?.[1]),
-      /failed to resolve owner at path .*: failed to load context entry owner: HTTP 404/,
-    );
+    assert.match(String(out[0]?.[1]), /failed to resolve owner at path .*: failed to fetch data for APICall: HTTP 404/);
   });
 
   test("a field of another object that shares the entry's name is not a read of it", () => {
@@ -63,7 +60,10 @@ describe("context entries load as Kyverno's deferred loading does", () => {
     const reads = { name: "who", variable: { jmesPath: "owner" } };
     const failed = validate([rule({ context: [broken, reads], validate: deny("{{ who }}") })]);
     assert.equal(failed[0]?.[0], "error");
-    assert.match(String(failed[0]?.[1]), /failed to load context entry who: failed to load context entry owner/);
+    assert.match(
+      String(failed[0]?.[1]),
+      /failed to load context entry who: failed to fetch data for APICall: HTTP 404/,
+    );
     const withDefault = { name: "who", variable: { jmesPath: "owner", default: "x" } };
     const defaulted = validate([rule({ context: [broken, withDefault], validate: deny("{{ who }}") })]);
     assert.deepEqual(defaulted, [["fail", "denied"]]);
@@ -75,6 +75,6 @@ describe("context entries load as Kyverno's deferred loading does", () => {
     ];
     const out = validate([rule({ context: [broken], validate: { message: "m", foreach } })]);
     assert.equal(out[0]?.[0], "error");
-    assert.match(String(out[0]?.[1]), /failed to load context entry owner/);
+    assert.match(String(out[0]?.[1]), /failed to fetch data for APICall: HTTP 404/);
   });
 });

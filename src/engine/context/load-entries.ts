@@ -46,7 +46,7 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
     const current: SubstitutionScope = { ...scope, data, deferred: failed };
     const loaded = loadEntry(entry, current, entries.slice(i + 1));
     if (!loaded.ok) {
-      const message = `failed to load context entry ${entry.name}: ${loaded.error.message}`;
+      const message = failureMessage(entry, loaded.error);
       failed = [
         ...failed.filter((f) => f.name !== entry.name),
         deferredFailure(entry.name, loaded.error.kind, message),
@@ -65,6 +65,23 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
     if (failed.some((f) => f.name === entry.name)) failed = failed.filter((f) => f.name !== entry.name);
   }
   return ok({ data, failed });
+}
+
+/**
+ * Error kinds that are Bylaw's own answer, not the API server's: nothing loads the entry here, a call
+ * Bylaw does not make, a tenant's refused read, a cache not ready or not read yet.
+ */
+const BYLAW_REFUSALS = new Set(["unavailable", "unsupported", "refused", "not-ready", "pending"]);
+
+/**
+ * How a failed entry reads: an API call's failure in Kyverno's words (its loader's `failed to fetch
+ * data for APICall: …`); Bylaw's own refusals (nothing here can load the entry, a call Bylaw does
+ * not make) and other entries name the entry.
+ */
+function failureMessage(entry: ContextEntry, error: { readonly kind: string; readonly message: string }): string {
+  if (entry.apiCall !== undefined && !BYLAW_REFUSALS.has(error.kind))
+    return `failed to fetch data for APICall: ${error.message}`;
+  return `failed to load context entry ${entry.name}: ${error.message}`;
 }
 
 function loadEntry(
@@ -206,7 +223,7 @@ function unloaded(
         : "give it in the test's values";
   return err(
     "unavailable",
-    `${kind} context entries cannot be loaded here (no ${SOURCES[kind]} data: Bylaw reads no cluster yet). To supply it offline: in bylaw apply, a values file (-f values.yaml: globalValues or policies[].rules[].values with ${JSON.stringify(name)}) or --set ${name}=VALUE; in a kyverno test, ${mock}`,
+    `${kind} context entries cannot be loaded in this run (no ${SOURCES[kind]} data was given, and it reads no cluster: bylaw apply --cluster reads one). To supply it offline: in bylaw apply, a values file (-f values.yaml: globalValues or policies[].rules[].values with ${JSON.stringify(name)}) or --set ${name}=VALUE; in a kyverno test, ${mock}`,
   );
 }
 

@@ -96,7 +96,11 @@ describe("bylaw apply: the given resources answer apiCall GETs", () => {
       },
     );
     assert.match(missing.out, /pass: 0, fail: 0, warn: 0, error: 1, skip: 0/);
-    assert.match(missing.out, /failed to load context entry quota: .*configmaps "quota" not found/);
+    // Kyverno's words: its loader's, its executor's and its fake client's.
+    assert.match(
+      missing.out,
+      /failed to fetch data for APICall: failed to GET resource with raw url: \/api\/v1\/namespaces\/[^/]+\/configmaps\/quota: failed to get resource v1\/ConfigMap\/quota: configmaps "quota" not found/,
+    );
   });
 
   test("a resource of which nothing was given is not answered: an error saying how to supply it (--set, apiCallResponses)", async () => {
