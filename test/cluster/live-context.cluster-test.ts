@@ -231,7 +231,8 @@ spec:
 
 const ENFORCE = "validationFailureAction: Enforce\n  background: false";
 
-function tenantRule(name: string, entry: string): string {
+/** A rule reading entry `v` (a configMap entry is read at `v.data`: a bare `{{ v }}` makes the policy invalid, as in Kyverno). */
+function tenantRule(name: string, entry: string, read = "v"): string {
   return `    - name: ${name}
       match:
         any:
@@ -240,11 +241,11 @@ function tenantRule(name: string, entry: string): string {
         - name: v
 ${entry}
       validate:
-        message: "saw {{ v }}"
+        message: "saw {{ ${read} }}"
         deny:
           conditions:
             any:
-              - key: "{{ v }}"
+              - key: "{{ ${read} }}"
                 operator: NotEquals
                 value: ""
 `;
@@ -353,7 +354,7 @@ ${Object.keys(ATTEMPTS)
   .join("\n")}
 ${tenantRule("api-plain-with-default", `          apiCall: { urlPath: "{{ request.object.metadata.annotations.plain }}", jmesPath: "data.secret", default: "" }`)}
 ${tenantRule("api-namespace-from-label", `          apiCall: { urlPath: "/api/v1/namespaces/{{request.object.metadata.labels.target}}/configmaps/canary", jmesPath: "data.secret" }`)}
-${tenantRule("configmap-namespace-from-label", `          configMap: { name: canary, namespace: "{{request.object.metadata.labels.target}}" }`)}
+${tenantRule("configmap-namespace-from-label", `          configMap: { name: canary, namespace: "{{request.object.metadata.labels.target}}" }`, "v.data.secret")}
     - name: own-namespace
       match:
         any:

@@ -25,9 +25,9 @@ ${spec}  rules:
         - name: stolen
 ${entry}
       validate:
-        message: "read: {{ stolen }}"
+        message: "read: {{ stolen.data }}"
         # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
-        deny: {conditions: {any: [{key: "read: {{ stolen }}", operator: NotEquals, value: ""}]}}
+        deny: {conditions: {any: [{key: "read: {{ stolen.data }}", operator: NotEquals, value: ""}]}}
 `;
 }
 
@@ -204,9 +204,9 @@ ${[
         - name: stolen
           ${entry}
       validate:
-        message: "read: {{ stolen }}"
+        message: "read: {{ stolen.data }}"
         # The condition reads what the message shows: an entry that failed to load is the rule's error (Kyverno loads an entry when a query reads it).
-        deny: {conditions: {any: [{key: "read: {{ stolen }}", operator: NotEquals, value: ""}]}}
+        deny: {conditions: {any: [{key: "read: {{ stolen.data }}", operator: NotEquals, value: ""}]}}
 `,
   )
   .join("")}`;
