@@ -14,18 +14,17 @@ import type { PolicyDocument, Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { wildcardMatch } from "../values/wildcard.js";
 import { scanVariables } from "../variables/scanner.js";
-import { contextPatterns } from "./target-variables.js";
+import { contextPatterns, IN_TARGET, IN_TARGET_BACKGROUND } from "./target-variables.js";
 
 /** Kyverno's four allowed-variable expressions: admission only, background, and each for mutate targets. */
 const ALLOWED = {
   admission:
     "request|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|image|([a-z_0-9]+\\()[^{}]",
   background: "request\\.|element|elementIndex|@|images|images\\.|image\\.|([a-z_0-9]+\\()[^{}]",
-  admissionTarget:
-    "request\\.|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|images\\.|image\\.|target\\.|([a-z_0-9]+\\()[^{}]",
-  backgroundTarget: "request\\.|element|elementIndex|@|images|images\\.|image\\.|target\\.|([a-z_0-9]+\\()[^{}]",
+  admissionTarget: IN_TARGET,
+  backgroundTarget: IN_TARGET_BACKGROUND,
 } as const;
-const COMPILED = new Map(Object.values(ALLOWED).map((source) => [source, new RegExp(source)]));
+const COMPILED = new Map<string, RegExp>(Object.values(ALLOWED).map((source) => [source, new RegExp(source)]));
 
 export function invalidVariableProblems(policy: PolicyDocument, rule: Rule, path: string): PolicyProblem[] {
   const background = policy.spec.background !== false;

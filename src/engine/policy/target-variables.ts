@@ -12,9 +12,11 @@ import type { ContextEntry, Rule } from "../api/policy.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
 import { wildcardMatch } from "../values/wildcard.js";
 
-const IN_TARGET =
+/** Kyverno's allowed variables in a mutate-existing rule (`allowedVariablesInTarget`); invalid-variables.ts uses them too. */
+export const IN_TARGET =
   "request\\.|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|images\\.|image\\.|target\\.|([a-z_0-9]+\\()[^{}]";
-const IN_TARGET_BACKGROUND =
+/** The same with background scans on (`allowedVariablesBackgroundInTarget`). */
+export const IN_TARGET_BACKGROUND =
   "request\\.|element|elementIndex|@|images|images\\.|image\\.|target\\.|([a-z_0-9]+\\()[^{}]";
 const TARGET_FIELDS = ["apiVersion", "kind", "name", "namespace", "uid", "selector"] as const;
 const VARIABLE = /\{\{((?:\{[^{}]*\}|[^{}])*)\}\}/g;
