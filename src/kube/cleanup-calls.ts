@@ -55,7 +55,7 @@ export async function patchCleanupStatus(
     resource: policy.namespace !== "" ? "cleanuppolicies" : "clustercleanuppolicies",
   };
   const path = `${gvrPath(gvr, policy.namespace === "" ? undefined : policy.namespace)}/${encodeURIComponent(policy.name)}/status`;
-  await client.sendJson("PATCH", path, { status }, "application/merge-patch+json");
+  await client.sendJson("PATCH", path, { status }, { contentType: "application/merge-patch+json" });
 }
 
 /** Creates an events.k8s.io/v1 Event (its namespace: the regarding object's, or `default` for a cluster-scoped one). */
@@ -64,5 +64,7 @@ export async function createEvent(
   event: JsonObject & { readonly metadata: JsonObject },
 ): Promise<void> {
   const ns = typeof event.metadata["namespace"] === "string" ? event.metadata["namespace"] : "default";
-  await client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(ns)}/events`, event);
+  await client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(ns)}/events`, event, {
+    answer: "none",
+  });
 }

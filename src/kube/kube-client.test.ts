@@ -70,3 +70,45 @@ test("a client made withRateLimit has its own request budget: it answers while t
     await new Promise((r) => api.server.close(r));
   }
 });
+
+test("a write asks for what its caller reads of the answer: the metadata only, or nothing, and a refusal is still an error", async () => {
+  const now = Date.now();
+  const ca = mintCa("test-ca", { now, validityMs: 3_600_000 }, await generateKeyPem());
+  const leaf = mintServing(ca, ["localhost"], ["127.0.0.1"], { now, validityMs: 3_600_000 }, await generateKeyPem());
+  const accepts: string[] = [];
+  const server = createServer({ cert: leaf.cert, key: leaf.key }, (req, res) => {
+    accepts.push(req.headers.accept ?? "");
+    if ((req.url ?? "").includes("refused")) {
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end('{"kind":"Status","message":"things \\"a\\" is forbidden","reason":"Forbidden"}');
+      return;
+    }
+    res.writeHead(201, { "content-type": "application/json" });
+    // A body that is not JSON: a caller that asked for nothing never parses it.
+    res.end(
+      (req.headers.accept ?? "").includes("PartialObjectMetadata")
+        ? '{"metadata":{"resourceVersion":"7"}}'
+        : "not json",
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new KubeClient({ connection: { server: url, ca: ca.cert, origin: "test" }, timeoutMs: 10_000 });
+  try {
+    assert.deepEqual(await client.sendJson("POST", "/apis/x/v1/things", {}, { answer: "metadata" }), {
+      metadata: { resourceVersion: "7" },
+    });
+    assert.equal(accepts[0], "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json");
+    assert.equal(await client.sendJson("POST", "/apis/x/v1/things", {}, { answer: "none" }), undefined);
+    assert.equal(accepts[1], "application/json");
+    await assert.rejects(client.sendJson("POST", "/apis/x/v1/things", {}), /the answer is not JSON/);
+    await assert.rejects(client.sendJson("POST", "/apis/x/v1/refused", {}, { answer: "none" }), (e: Error) => {
+      assert.match(e.message, /things "a" is forbidden/);
+      return true;
+    });
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -45,6 +45,21 @@ interface KubeClientOptions {
   readonly impersonate?: string;
 }
 
+/**
+ * How a write is sent and what of the server's answer the caller needs: `object` (the default) the
+ * object as stored; `metadata` only its metadata (the API server's PartialObjectMetadata, asked for
+ * in the Accept header with plain JSON as the fallback, so a server that cannot transform the answer
+ * sends the whole object); `none` nothing (the answer's status is still checked, its body not parsed).
+ */
+export interface WriteOptions {
+  /** Default application/json; e.g. application/merge-patch+json. */
+  readonly contentType?: string;
+  readonly answer?: "object" | "metadata" | "none";
+}
+
+/** The Accept header that asks the API server for an object's metadata only (falling back to the whole object). */
+const ACCEPT_METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json";
+
 /** One watch: `close()` ends it; `done` settles when the stream ends (resolves) or fails (rejects). */
 export interface WatchStream {
   close(): void;
@@ -55,6 +70,14 @@ const systemGateClock: GateClock = {
   now: () => performance.now(),
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
+
+/** A write as it is sent. */
+interface Write {
+  readonly method: string;
+  readonly body: string;
+  readonly contentType: string;
+  readonly answer: NonNullable<WriteOptions["answer"]>;
+}
 
 /** Connections for requests (GET, writes): a watch never takes one of them (see `watchAgent`). */
 const REQUEST_SOCKETS = 32;
@@ -106,16 +129,21 @@ export class KubeClient {
 
   /**
    * A write (PATCH, PUT, POST, DELETE) with a JSON body, e.g. a merge patch of a status
-   * subresource or an apiCall POST as Bylaw's ServiceAccount; answers the server's object.
-   * Rate-limited like a GET but never coalesced: each call is one request.
+   * subresource or an apiCall POST as Bylaw's ServiceAccount; answers the server's object (or what
+   * `options.answer` asks of it). Rate-limited like a GET but never coalesced: each call is one request.
    */
   sendJson(
     method: "PATCH" | "PUT" | "POST" | "DELETE",
     path: string,
     body: unknown,
-    contentType = "application/json",
+    options: WriteOptions = {},
   ): Promise<unknown> {
-    const write = { method, body: JSON.stringify(body), contentType };
+    const write = {
+      method,
+      body: JSON.stringify(body),
+      contentType: options.contentType ?? "application/json",
+      answer: options.answer ?? "object",
+    };
     return this.gate.run(`${method} ${path} ${++this.unshared}`, () => this.send(path, write));
   }
 
@@ -191,11 +219,7 @@ export class KubeClient {
     for (const child of this.children.splice(0)) child.close();
   }
 
-  private send(
-    path: string,
-    write?: { readonly method: string; readonly body: string; readonly contentType: string },
-    cap?: number,
-  ): Promise<unknown> {
+  private send(path: string, write?: Write, cap?: number): Promise<unknown> {
     const max = Math.min(cap ?? Infinity, this.options.maxBodyBytes ?? 256 * 1024 * 1024);
     const verb = write?.method ?? "GET";
     const timeoutMs = this.options.timeoutMs ?? 30_000;
@@ -204,10 +228,17 @@ export class KubeClient {
         this.agent,
         path,
         (res) => {
+          const code = res.statusCode ?? 0;
+          const ok = code === 200 || (write !== undefined && code >= 200 && code <= 299);
+          if (ok && write?.answer === "none") {
+            // Nothing of the answer is read: the body is drained, never buffered or parsed.
+            res.on("end", () => resolve(undefined));
+            res.on("error", reject);
+            res.resume();
+            return;
+          }
           readBody(res, max).then((body) => {
-            const code = res.statusCode ?? 0;
-            if (code !== 200 && (write === undefined || code < 200 || code > 299))
-              return reject(statusError(code, body));
+            if (!ok) return reject(statusError(code, body));
             try {
               resolve(JSON.parse(body));
             } catch (e) {
@@ -242,7 +273,7 @@ export class KubeClient {
     agent: Agent,
     path: string,
     onResponse: (res: IncomingMessage) => void,
-    write?: { readonly method: string; readonly body: string; readonly contentType: string },
+    write?: Write,
   ): ReturnType<typeof httpsRequest> {
     const token = this.options.connection.token?.();
     const body =
@@ -258,7 +289,7 @@ export class KubeClient {
         path: this.url.pathname.replace(/\/$/, "") + path,
         method: write?.method ?? "GET",
         headers: {
-          accept: "application/json",
+          accept: write?.answer === "metadata" ? ACCEPT_METADATA : "application/json",
           "user-agent": "bylaw",
           ...body,
           ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),

@@ -37,14 +37,14 @@ function objectPath(report: JsonObject): string {
   return `${collectionPath(report)}/${encodeURIComponent(String(name))}`;
 }
 
-/** Creates the report; answers the resourceVersion the server gave it. */
+/** Creates the report; answers the resourceVersion the server gave it (asking for the metadata only: the rows are not sent back). */
 export async function createReport(client: Writer, report: JsonObject): Promise<string | undefined> {
-  return versionOf(await client.sendJson("POST", collectionPath(report), report));
+  return versionOf(await client.sendJson("POST", collectionPath(report), report, { answer: "metadata" }));
 }
 
-/** Replaces the report; answers the resourceVersion the server gave it. */
+/** Replaces the report; answers the resourceVersion the server gave it (from its metadata only). */
 export async function replaceReport(client: Writer, report: JsonObject): Promise<string | undefined> {
-  return versionOf(await client.sendJson("PUT", objectPath(report), report));
+  return versionOf(await client.sendJson("PUT", objectPath(report), report, { answer: "metadata" }));
 }
 
 function versionOf(written: unknown): string | undefined {
@@ -53,7 +53,7 @@ function versionOf(written: unknown): string | undefined {
 }
 
 export async function deleteReport(client: Writer, report: JsonObject): Promise<void> {
-  await client.sendJson("DELETE", objectPath(report), { apiVersion: "v1", kind: "DeleteOptions" });
+  await client.sendJson("DELETE", objectPath(report), { apiVersion: "v1", kind: "DeleteOptions" }, { answer: "none" });
 }
 
 /** The report of this kind, namespace and name as stored (with its resourceVersion), or undefined when there is none. */

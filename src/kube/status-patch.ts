@@ -7,5 +7,7 @@ export async function patchStatus(
   path: string,
   patch: JsonObject,
 ): Promise<{ status?: JsonValue }> {
-  return (await client.sendJson("PATCH", path, patch, "application/merge-patch+json")) as { status?: JsonValue };
+  return (await client.sendJson("PATCH", path, patch, { contentType: "application/merge-patch+json" })) as {
+    status?: JsonValue;
+  };
 }

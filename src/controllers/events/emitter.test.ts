@@ -83,3 +83,15 @@ test("max 0: no Event is ever queued", () => {
   assert.equal(e.emit(ev(1)), false);
   assert.equal(e.queued, 0);
 });
+
+test("a draft is built only when it is queued: one the full queue drops is counted and never built", () => {
+  const e = new EventsEmitter({ post: () => new Promise<void>(() => undefined), maxQueued: 2, later: () => undefined });
+  let built = 0;
+  const draft = (n: number) => () => (built++, ev(n));
+  assert.equal(e.emit(draft(1)), true);
+  assert.equal(e.emit(draft(2)), true);
+  for (let i = 3; i < 100; i++) assert.equal(e.emit(draft(i)), false);
+  assert.equal(built, 2);
+  assert.equal(e.dropped, 97);
+  assert.equal(e.queued, 2);
+});

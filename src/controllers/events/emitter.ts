@@ -7,7 +7,7 @@
  * grow Bylaw's memory nor send the API server more than `workers` requests at a time. An Event the
  * API server refuses is logged and not retried: Events are best effort, as in Kyverno.
  */
-import type { KubeEvent } from "./event-object.js";
+import type { EventDraft, KubeEvent } from "./event-object.js";
 
 interface EventsEmitterOptions {
   /** Writes one Event (src/kube: POST to events.k8s.io/v1). */
@@ -26,8 +26,8 @@ interface EventsEmitterOptions {
 
 /** Where components put their Events. */
 interface EventsSink {
-  /** Queues the Event; false when it was dropped (queue full, or closed). */
-  emit(event: KubeEvent): boolean;
+  /** Queues the Event (a draft is built only if it is queued); false when it was dropped (queue full, or closed). */
+  emit(event: KubeEvent | EventDraft): boolean;
 }
 
 export class EventsEmitter implements EventsSink {
@@ -44,13 +44,13 @@ export class EventsEmitter implements EventsSink {
     this.#later = options.later ?? ((f) => void setImmediate(f));
   }
 
-  emit(event: KubeEvent): boolean {
+  emit(event: KubeEvent | EventDraft): boolean {
     if (this.#closed || this.queued >= this.#o.maxQueued) {
       this.#dropped++;
       safely(() => this.#o.onDrop?.());
       return false;
     }
-    this.#queue.push(event);
+    this.#queue.push(typeof event === "function" ? event() : event);
     if (this.#running < (this.#o.workers ?? 2)) {
       this.#running++;
       this.#later(() => void this.#work());

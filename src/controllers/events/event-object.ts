@@ -19,6 +19,9 @@ export interface ObjectRef {
 /** An Event as the API server takes it. */
 export type KubeEvent = JsonObject & { readonly metadata: JsonObject };
 
+/** An Event not built yet: the emitter builds it only if its queue has room for it. */
+export type EventDraft = () => KubeEvent;
+
 /** The reference to an object, `fallback` giving apiVersion and kind where the object has none. */
 export function objectRef(object: JsonObject, fallback: { apiVersion: string; kind: string }): ObjectRef {
   const meta = isObject(object["metadata"]) ? object["metadata"] : {};

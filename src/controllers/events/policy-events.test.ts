@@ -228,7 +228,9 @@ test("a ValidatingPolicy skipped by a policies.kyverno.io exception: no Event (K
 test("a background scan: PolicyViolation on the resource and on the policy per failing rule, never blocked; PolicySkipped for exceptions; a pass makes none", () => {
   const scan = { ...origin, controller: "kyverno-scan" };
   const passed: PolicyResponse = { ...failed, rules: [{ ...failed.rules[0]!, status: "pass", message: "" }] };
-  const events = scanResultEvents({ responses: [failed, passed, excepted], resource: pod, origin: scan });
+  const events = scanResultEvents({ responses: [failed, passed, excepted], resource: pod, origin: scan }).map((d) =>
+    d(),
+  );
   assert.deepEqual(
     events.map((e) => [e["reason"], (e["regarding"] as JsonObject)["kind"], e["note"], e["action"]]),
     [

@@ -26,7 +26,7 @@ import {
   type PolicyResponse,
   type RuleResult,
 } from "../../engine/index.js";
-import { eventObject, objectRef, type KubeEvent, type ObjectRef } from "./event-object.js";
+import { eventObject, objectRef, type EventDraft, type KubeEvent, type ObjectRef } from "./event-object.js";
 
 /** Kyverno's event reasons. */
 export const EVENT_REASONS = ["PolicyViolation", "PolicyApplied", "PolicyError", "PolicySkipped"] as const;
@@ -51,7 +51,7 @@ export function policyResultEvents(input: {
   readonly blocked: boolean;
   readonly origin: EventOrigin;
 }): KubeEvent[] {
-  const events: KubeEvent[] = [];
+  const events: EventDraft[] = [];
   const resource = objectRef(input.resource, { apiVersion: "", kind: "" });
   for (const response of input.responses) {
     if (response.rules.length === 0) continue;
@@ -63,20 +63,23 @@ export function policyResultEvents(input: {
       if (!input.blocked) events.push(...exceptionEvents(response, resource, input.origin));
     } else events.push(...applied(response.policy, resource, input.origin));
   }
-  return events;
+  return events.map((draft) => draft());
 }
 
 /**
  * The Events of a background scan's responses for `resource` (Kyverno's reports controller,
  * pkg/controllers/report/utils/events.go): per failing, warning or erroring rule, PolicyViolation on
  * the resource and on the policy (never blocked); PolicySkipped for the rules an exception skipped.
- * A pass makes none (Kyverno's `generateSuccessEvents` is off by default).
+ * A pass makes none (Kyverno's `generateSuccessEvents` is off by default). As drafts: a scan of
+ * thousands of failing resources offers far more Events than the emitter's bounded queue takes, and
+ * a draft the emitter drops is never built (issue 35: building them all was a twentieth of a first
+ * scan's CPU).
  */
 export function scanResultEvents(input: {
   readonly responses: readonly PolicyResponse[];
   readonly resource: JsonObject;
   readonly origin: EventOrigin;
-}): KubeEvent[] {
+}): EventDraft[] {
   const resource = objectRef(input.resource, { apiVersion: "", kind: "" });
   return input.responses.flatMap((response) => [
     ...response.rules
@@ -97,7 +100,7 @@ const EXCEPTION_KIND = { apiVersion: "kyverno.io/v2", kind: "PolicyException" } 
  * NewPolicyExceptionEvents, which makes none for the policies.kyverno.io kinds): one regarding each
  * exception, one regarding the policy naming them all, both related to the resource.
  */
-function exceptionEvents(response: PolicyResponse, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {
+function exceptionEvents(response: PolicyResponse, resource: ObjectRef, origin: EventOrigin): EventDraft[] {
   const policy = response.policy;
   if (policy.language !== "kyverno") return [];
   const key = [resource.kind, ...(resource.namespace !== "" ? [resource.namespace] : []), resource.name].join("/");
@@ -106,7 +109,7 @@ function exceptionEvents(response: PolicyResponse, resource: ObjectRef, origin: 
     .filter((r) => r.status === "skip" && (r.exceptions?.length ?? 0) > 0)
     .flatMap((r) => {
       const names = r.exceptions ?? [];
-      const skipped = (regarding: ObjectRef, note: string): KubeEvent[] =>
+      const skipped = (regarding: ObjectRef, note: string): EventDraft[] =>
         make(origin, { regarding, related: resource, reason: "PolicySkipped", action: "Resource Passed", note });
       return [
         ...names.flatMap((n) => {
@@ -129,8 +132,8 @@ function violationEvents(
   resource: ObjectRef,
   blocked: boolean,
   origin: EventOrigin,
-): KubeEvent[] {
-  const events: KubeEvent[] = [];
+): EventDraft[] {
+  const events: EventDraft[] = [];
   for (const r of response.rules) {
     if (r.status === "fail" || r.status === "error")
       events.push(...policyFailEvent({ policy: response.policy, rule: r, resource, blocked }, origin));
@@ -148,7 +151,7 @@ function policyFailEvent(
     readonly blocked: boolean;
   },
   origin: EventOrigin,
-): KubeEvent[] {
+): EventDraft[] {
   const { rule: r, blocked } = f;
   const note = `${describe(f.resource)}: [${r.rule}] ${r.status}${blocked ? " (blocked)" : ""}${r.message !== "" ? `; ${r.message}` : ""}`;
   return make(origin, {
@@ -160,7 +163,7 @@ function policyFailEvent(
   });
 }
 
-function resourceEvent(policy: CompiledPolicy, r: RuleResult, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {
+function resourceEvent(policy: CompiledPolicy, r: RuleResult, resource: ObjectRef, origin: EventOrigin): EventDraft[] {
   return make(origin, {
     regarding: resource,
     reason: "PolicyViolation",
@@ -169,7 +172,7 @@ function resourceEvent(policy: CompiledPolicy, r: RuleResult, resource: ObjectRe
   });
 }
 
-function applied(policy: CompiledPolicy, resource: ObjectRef, origin: EventOrigin): KubeEvent[] {
+function applied(policy: CompiledPolicy, resource: ObjectRef, origin: EventOrigin): EventDraft[] {
   const validates = hasValidateRules(policy) || hasImageVerifyRules(policy);
   return make(origin, {
     regarding: policyRef(policy),
@@ -194,7 +197,7 @@ export function backgroundAppliedEvents(input: {
       reason: "PolicyApplied",
       action: input.mutated ? "Resource Mutated" : "Resource Generated",
       note: input.mutated ? "resource mutated" : "resource generated",
-    }),
+    }).map((draft) => draft()),
   );
 }
 
@@ -224,16 +227,17 @@ interface Made {
   readonly note: string;
 }
 
-/** One Event, or none when its reason is omitted. */
-function make(origin: EventOrigin, m: Made): KubeEvent[] {
+/** One Event not built yet, or none when its reason is omitted. */
+function make(origin: EventOrigin, m: Made): EventDraft[] {
   if (origin.omit?.has(m.reason) === true) return [];
   return [
-    eventObject({
-      ...m,
-      type: m.reason === "PolicyApplied" || m.reason === "PolicySkipped" ? "Normal" : "Warning",
-      now: origin.now,
-      controller: origin.controller,
-      instance: origin.instance,
-    }),
+    () =>
+      eventObject({
+        ...m,
+        type: m.reason === "PolicyApplied" || m.reason === "PolicySkipped" ? "Normal" : "Warning",
+        now: origin.now,
+        controller: origin.controller,
+        instance: origin.instance,
+      }),
   ];
 }

@@ -466,6 +466,6 @@ class UpdateRequestLoop {
       retryCount: ur.retryCount + (retry ? 1 : 0),
       ...(outcome.generated.length > 0 ? { generatedResources: outcome.generated } : {}),
     };
-    await this.client.sendJson("PATCH", `${path}/status`, { status }, "application/merge-patch+json");
+    await this.client.sendJson("PATCH", `${path}/status`, { status }, { contentType: "application/merge-patch+json" });
   }
 }

@@ -38,9 +38,9 @@ function recorder(fail?: KubeError) {
         method: "PATCH" | "PUT" | "POST" | "DELETE",
         path: string,
         body: unknown,
-        type?: string,
+        options?: { readonly contentType?: string },
       ): Promise<unknown> => {
-        calls.push({ method, path, body: body as JsonObject, type: type ?? "" });
+        calls.push({ method, path, body: body as JsonObject, type: options?.contentType ?? "" });
         if (fail !== undefined) return Promise.reject(fail);
         return Promise.resolve({ metadata: { resourceVersion: "2" }, status: (body as JsonObject)["status"] });
       },

@@ -261,7 +261,7 @@ export class GlobalContextEntries {
     const path = `/apis/${GLOBAL_CONTEXT_ENTRIES.group}/${GLOBAL_CONTEXT_ENTRIES.version}/${GLOBAL_CONTEXT_ENTRIES.resource}/${encodeURIComponent(name)}/status`;
     const write = (): Promise<void> =>
       this.options.client
-        .sendJson("PATCH", path, { status }, "application/merge-patch+json")
+        .sendJson("PATCH", path, { status }, { contentType: "application/merge-patch+json" })
         .then(() => undefined)
         .catch((e: unknown) => {
           if (kept !== undefined) kept.written = undefined;

@@ -78,7 +78,8 @@ export function setUpEvents(o: {
     },
     scanned: (resource, responses) => {
       const from = origin(components.scan);
-      for (const e of scanResultEvents({ resource, responses, origin: from })) emitter.emit(e);
+      // Drafts: those the full queue drops are never built.
+      for (const draft of scanResultEvents({ resource, responses, origin: from })) emitter.emit(draft);
     },
     onReviewed: (reviewed) => {
       const { object, responses, blocked } = reviewed;
