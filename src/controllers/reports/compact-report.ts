@@ -1,17 +1,24 @@
 /**
- * What the reports informer keeps of each report (issue 35, RSS): only what the scan decides a write
- * with (reconcile.ts compares the content, keeps admission rows, updates at the resourceVersion read)
- * and what the sweep reads (name, scope). Everything else the server stores (uid, creationTimestamp,
- * generation, annotations, managedFields) is dropped, and the parts repeated across reports (the
- * result rows, the summary, the labels) are interned: one frozen object per distinct JSON, shared by
- * every report that has it. 10,000 Pods under the same 19 policies have a few dozen distinct rows
- * per second of scan, where each report used to hold its own 19 parsed rows.
- *
- * The interned objects are frozen (a writer that tried to change a shared row would throw) and held
- * weakly: a row no cached report has any more is collected, and its table entry with it.
+ * What the reports informer keeps of each report (issue 35, RSS and CPU): only what the scan decides
+ * a write with and what the sweep reads, never the rows themselves:
+ * - identity and the resourceVersion (an update is made at the version read), labels and owners;
+ * - the scope (the sweep tells the reports of watched kinds from the others by it);
+ * - the digest of the content (report-content.ts): a rescan compares the report it would write with
+ *   this, not with 19 stored rows per report;
+ * - the policies that have rows in it: a scan that must keep another component's rows (admission's)
+ *   reads the whole report only when it holds some (reconcile.ts answers `read`).
+ * Everything else the server stores (uid, creationTimestamp, generation, annotations, managedFields,
+ * the rows) is dropped. The parts repeated across reports (labels, the list of policies) are
+ * interned: one frozen object per distinct JSON, shared by every report that has it, held weakly
+ * (a part no cached report has any more is collected, and its table entry with it).
  */
 import type { JsonObject, JsonValue } from "../../engine/index.js";
 import type { KubeObject } from "../../kube/types.js";
+import { contentDigest, rowsOf } from "./report-content.js";
+
+/** Where a compacted report keeps its digest and the names of the policies with rows in it. */
+const DIGEST = "contentDigest";
+const ROW_POLICIES = "rowPolicies";
 
 class Interner {
   private readonly table = new Map<string, WeakRef<JsonObject>>();
@@ -20,12 +27,12 @@ class Interner {
   });
 
   /** The shared frozen copy of `value` (by its JSON). */
-  intern(value: JsonObject): JsonObject {
+  intern<T extends JsonObject | JsonValue[]>(value: T): T {
     const key = JSON.stringify(value);
     const held = this.table.get(key)?.deref();
-    if (held !== undefined) return held;
+    if (held !== undefined) return held as T;
     const frozen = deepFreeze(value);
-    this.table.set(key, new WeakRef(frozen));
+    this.table.set(key, new WeakRef(frozen as JsonObject));
     this.cleanup.register(frozen, key);
     return frozen;
   }
@@ -42,7 +49,7 @@ export function internedCount(): number {
   return shared.size;
 }
 
-/** The report as the scan needs it: identity, resourceVersion, labels, owners, scope, summary and rows (shared). */
+/** The report as the scan needs it: identity, resourceVersion, labels, owners, scope, the content's digest and the policies with rows. */
 export function compactReport(report: KubeObject): KubeObject {
   const r = report as JsonObject;
   const meta = (r["metadata"] ?? {}) as JsonObject;
@@ -50,10 +57,25 @@ export function compactReport(report: KubeObject): KubeObject {
   if (typeof r["kind"] === "string") out["kind"] = r["kind"];
   if (typeof r["apiVersion"] === "string") out["apiVersion"] = r["apiVersion"];
   if (isObject(r["scope"])) out["scope"] = r["scope"];
-  if (isObject(r["summary"])) out["summary"] = shared.intern(r["summary"]);
-  if (Array.isArray(r["results"]))
-    out["results"] = r["results"].map((row) => (isObject(row) ? shared.intern(row) : row));
+  out[DIGEST] = contentDigest(r);
+  const policies = [...new Set(rowsOf(r).map((row) => row["policy"]))].filter((p) => typeof p === "string").sort();
+  out[ROW_POLICIES] = shared.intern(policies);
   return out;
+}
+
+/** The content digest of a compacted report; undefined for a report read whole (it has its rows). */
+export function digestOf(report: JsonObject): string | undefined {
+  const d = report[DIGEST];
+  return typeof d === "string" ? d : undefined;
+}
+
+/** The policies with rows in the report, compacted or read whole. */
+export function rowPoliciesOf(report: JsonObject): string[] {
+  const listed = report[ROW_POLICIES];
+  if (Array.isArray(listed)) return listed.filter((p) => typeof p === "string");
+  return rowsOf(report)
+    .map((row) => row["policy"])
+    .filter((p) => typeof p === "string");
 }
 
 function compactMetadata(meta: JsonObject): JsonObject {

@@ -9,27 +9,34 @@
 import {
   buildResourceReport,
   inReportFormat,
-  jsonEqual,
   type JsonObject,
   type PolicyResponse,
   type ReportFormat,
 } from "../../engine/index.js";
+import { digestOf, rowPoliciesOf } from "./compact-report.js";
+import { contentDigest, rowsOf } from "./report-content.js";
 
-type ReportAction =
+/**
+ * `read`: the existing report is the informer's compacted copy (no rows) and holds rows of a policy
+ * `keep` keeps: read it whole and decide again.
+ */
+export type ReportAction =
   | { readonly action: "create"; readonly report: JsonObject }
   | { readonly action: "update"; readonly report: JsonObject }
   | { readonly action: "delete"; readonly report: JsonObject }
+  | { readonly action: "read"; readonly report: JsonObject }
   | { readonly action: "none" };
 
-interface ReconcileInput {
+export interface ReconcileInput {
   readonly resource: JsonObject;
   readonly responses: readonly PolicyResponse[];
-  /** The report that exists for the resource, as read. */
+  /** The report that exists for the resource, as read whole or as the reports informer keeps it (compact-report.ts). */
   readonly existing: JsonObject | undefined;
   readonly nowMillis: number;
   /**
    * The existing rows to keep where the responses hold none for their rule: a scan keeps the
-   * admission results of policies it does not evaluate; admission keeps every other row. Default: none.
+   * admission results of policies it does not evaluate; admission keeps every other row. A row's
+   * `policy` alone decides (a compacted report is asked by its policies' names). Default: none.
    */
   readonly keep?: (row: JsonObject) => boolean;
   /** Where reports are written (default wgpolicyk8s.io PolicyReports). */
@@ -39,12 +46,14 @@ interface ReconcileInput {
 export function reconcileReport(input: ReconcileInput): ReportAction {
   const existing = input.existing;
   const keep = input.keep;
+  if (keep !== undefined && existing !== undefined && digestOf(existing) !== undefined)
+    if (rowPoliciesOf(existing).some((policy) => keep({ policy }))) return { action: "read", report: existing };
   const kept = keep !== undefined && existing !== undefined ? rowsOf(existing).filter((row) => keep(row)) : [];
   const raw = buildResourceReport(input.resource, input.responses, input.nowMillis, kept);
   const built = raw !== undefined ? inReportFormat(raw, input.format ?? "wgpolicyk8s") : undefined;
   if (built === undefined) return existing !== undefined ? { action: "delete", report: existing } : { action: "none" };
   if (existing === undefined) return { action: "create", report: built };
-  if (jsonEqual(content(built), content(existing))) return { action: "none" };
+  if (contentDigest(built) === (digestOf(existing) ?? contentDigest(existing))) return { action: "none" };
   const meta = built["metadata"] as JsonObject;
   const read = existing["metadata"] as JsonObject | undefined;
   // The resourceVersion read: two replicas briefly both leading cannot overwrite each other unseen.
@@ -55,29 +64,5 @@ export function reconcileReport(input: ReconcileInput): ReportAction {
       ...built,
       metadata: { ...meta, ...(typeof resourceVersion === "string" ? { resourceVersion } : {}) },
     },
-  };
-}
-
-/** A report's rows, as read. */
-function rowsOf(report: JsonObject): JsonObject[] {
-  return Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
-}
-
-/** What a report says, without what changes on every scan (the rows' timestamps) or what the server sets. */
-function content(report: JsonObject): JsonObject {
-  const meta = (report["metadata"] ?? {}) as JsonObject;
-  const results = rowsOf(report);
-  return {
-    kind: report["kind"] ?? null,
-    labels: meta["labels"] ?? null,
-    owners: ((meta["ownerReferences"] ?? []) as JsonObject[]).map(({ apiVersion, kind, name, uid }) => ({
-      apiVersion: apiVersion ?? null,
-      kind: kind ?? null,
-      name: name ?? null,
-      uid: uid ?? null,
-    })),
-    scope: report["scope"] ?? null,
-    summary: report["summary"] ?? null,
-    results: results.map(({ timestamp: _timestamp, ...rest }) => rest),
   };
 }

@@ -13,9 +13,9 @@
  */
 import { BYLAW_REPORT_LABEL, reportKind, type JsonObject } from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
-import { createReport, deleteReport, replaceReport, reportGvr } from "../../kube/report-calls.js";
+import { createReport, deleteReport, readReport, replaceReport, reportGvr } from "../../kube/report-calls.js";
 import { scanKinds } from "./policy-kinds.js";
-import { reconcileReport } from "./reconcile.js";
+import { reconcileReport, type ReconcileInput, type ReportAction } from "./reconcile.js";
 import { compactReport } from "./compact-report.js";
 import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./scan.js";
 import type { ReportsControllerOptions } from "./types.js";
@@ -67,6 +67,13 @@ export function startReportsController(options: ReportsControllerOptions): Repor
       for (const { informer } of reports) informer.stop();
     },
   };
+}
+
+/** What a scan pass did: resources scanned and skipped, and the wall time their evaluation took. */
+interface Tally {
+  scanned: number;
+  skipped: number;
+  evaluationMs: number;
 }
 
 type ReportInformers = readonly {
@@ -135,7 +142,7 @@ class Scanner {
     if (full) this.scanned.clear();
     // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
     const seen = new Set<string>();
-    const tally = { scanned: 0, skipped: 0 };
+    const tally: Tally = { scanned: 0, skipped: 0, evaluationMs: 0 };
     const waiting = new Set<string>();
     const watched = new Set<string>();
     const keep = keepAdmissionRows(admissionOnlyPolicyNames(snapshot.policies, policies));
@@ -164,7 +171,7 @@ class Scanner {
     snapshot: ReturnType<ReportsControllerOptions["policies"]>;
     policies: ReturnType<typeof backgroundPolicies>;
     seen: Set<string>;
-    tally: { scanned: number; skipped: number };
+    tally: Tally;
     keep: (row: JsonObject) => boolean;
     interruptible: boolean;
     waiting: Set<string>;
@@ -203,7 +210,7 @@ class Scanner {
       snapshot: ReturnType<ReportsControllerOptions["policies"]>;
       policies: ReturnType<typeof backgroundPolicies>;
       seen: Set<string>;
-      tally: { scanned: number; skipped: number };
+      tally: Tally;
       keep: (row: JsonObject) => boolean;
     },
   ): Promise<void> {
@@ -236,11 +243,13 @@ class Scanner {
   }
 
   /** A pass's work and where the process's memory is (the caches' JSON bytes, the heap), for the log. */
-  private logPass(tally: { scanned: number; skipped: number }): void {
+  private logPass(tally: Tally): void {
     const mib = (bytes: number): number => Math.round(bytes / 104857.6) / 10;
     const memory = process.memoryUsage();
     this.o.onLog("info", "reports: scan pass done", {
-      ...tally,
+      scanned: tally.scanned,
+      skipped: tally.skipped,
+      evaluationSeconds: Math.round(tally.evaluationMs) / 1000,
       resourceCacheMiB: mib(this.kinds.all().reduce((sum, k) => sum + k.informer.usedBytes, 0)),
       reportCacheMiB: mib(this.reports.reduce((sum, r) => sum + r.informer.usedBytes, 0)),
       heapUsedMiB: mib(memory.heapUsed),
@@ -266,6 +275,7 @@ class Scanner {
       policies: ReturnType<typeof backgroundPolicies>;
       keep: (row: JsonObject) => boolean;
       namespace: NamespaceFacts;
+      tally: Tally;
     },
   ): Promise<false | { reportVersion: string | undefined; recordable: boolean }> {
     const { snapshot, policies, namespace } = at;
@@ -279,19 +289,24 @@ class Scanner {
       ...namespace,
       ...(snapshot.exceptions !== undefined ? { exceptions: snapshot.exceptions } : {}),
     });
-    this.o.onScanned?.(resource, responses, (performance.now() - started) / 1000);
+    const evaluationMs = performance.now() - started;
+    at.tally.evaluationMs += evaluationMs;
+    this.o.onScanned?.(resource, responses, evaluationMs / 1000);
     const report = this.reportOf(ns, meta.uid);
     // A report as the informer lists it has no kind: the informer's says which it is.
     const existing = report.read !== undefined ? { ...report.read, kind: report.kind } : undefined;
-    const action = reconcileReport({
-      resource,
-      responses,
-      existing,
-      nowMillis: Date.now(),
-      keep: at.keep,
-      format: this.o.format ?? "wgpolicyk8s",
-    });
+    // What failed, for the log: reading the report whole (decide), or the write it decided.
+    let step = "read";
     try {
+      const action = await this.decide({
+        resource,
+        responses,
+        existing,
+        nowMillis: Date.now(),
+        keep: at.keep,
+        format: this.o.format ?? "wgpolicyk8s",
+      });
+      step = action.action;
       const written = await this.apply(action);
       this.failures.delete(meta.uid);
       this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "done" });
@@ -303,7 +318,7 @@ class Scanner {
       const requeues = (this.failures.get(meta.uid) ?? 0) + 1;
       this.failures.set(meta.uid, requeues);
       this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "requeued", requeues });
-      this.o.onLog("warn", `reports: failed to ${action.action} a report`, {
+      this.o.onLog("warn", `reports: failed to ${step} a report`, {
         namespace: ns,
         name: meta.name,
         error: (e as Error).message,
@@ -312,8 +327,21 @@ class Scanner {
     }
   }
 
+  /**
+   * What to write: reconcileReport's decision, made again on the report read whole when the
+   * informer's compacted copy holds rows to keep (its `read`).
+   */
+  private async decide(input: ReconcileInput): Promise<ReportAction> {
+    const first = reconcileReport(input);
+    if (first.action !== "read") return first;
+    const whole = await readReport(this.o.client, first.report);
+    const again = reconcileReport({ ...input, existing: whole });
+    if (again.action === "read") throw new Error("a report read whole still has no rows to keep");
+    return again;
+  }
+
   /** Writes what reconcileReport decided; the report's resourceVersion after a create or an update. */
-  private async apply(action: ReturnType<typeof reconcileReport>): Promise<string | undefined> {
+  private async apply(action: ReportAction): Promise<string | undefined> {
     if (action.action === "create") return createReport(this.o.client, action.report);
     if (action.action === "update") return replaceReport(this.o.client, action.report);
     if (action.action === "delete") await deleteReport(this.o.client, action.report);
@@ -339,18 +367,20 @@ class Scanner {
         const scope = (report["scope"] ?? {}) as { apiVersion?: string; kind?: string };
         const type = `${scope.apiVersion ?? ""}/${scope.kind ?? ""}`;
         if (meta.name === undefined || at.seen.has(meta.name) || at.waiting.has(type)) continue;
-        const action = at.watched.has(type)
-          ? ({ action: "delete", report } as const)
-          : reconcileReport({
+        let action: ReportAction = at.watched.has(type) ? { action: "delete", report } : { action: "read", report };
+        try {
+          if (!at.watched.has(type))
+            action = await this.decide({
               resource: scopedResource(report),
               responses: [],
               existing: report,
               nowMillis: Date.now(),
               keep: at.keep,
             });
-        await this.apply(action).catch((e: unknown) =>
-          this.o.onLog("warn", `reports: failed to ${action.action} a report`, { name: meta.name, error: String(e) }),
-        );
+          await this.apply(action);
+        } catch (e) {
+          this.o.onLog("warn", `reports: failed to ${action.action} a report`, { name: meta.name, error: String(e) });
+        }
       }
   }
 }
