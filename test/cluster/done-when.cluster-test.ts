@@ -289,7 +289,7 @@ describe(
       assert.match(
         denied,
         // The API server's refusal is the call's failure, as Kyverno's GET would report it (a configMap entry has no default).
-        /allowed-registries:\s+registry: '.*failed to load context entry registries: failed to get configmap registry-config\/allowed-registries: configmaps is forbidden: User "system:serviceaccount:bylaw:bylaw" cannot list resource "configmaps"/,
+        /allowed-registries:\s+registry: '.*failed to retrieve config map for context entry registries: failed to get configmap registry-config\/allowed-registries: configmaps is forbidden: User "system:serviceaccount:bylaw:bylaw" cannot list resource "configmaps"/,
       );
       const log = join(current().dir, "logs", "bylaw.log");
       // The deliberate case shows in the log the no-forbidden check reads (so that check can fail). The

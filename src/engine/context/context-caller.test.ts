@@ -12,7 +12,7 @@ import type { ContextCaller, ContextSources } from "../ports.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { pod } from "../../../test/support/builders.js";
 
-function policy(kind: "Policy" | "ClusterPolicy", context: JsonObject[]): JsonObject {
+function policy(kind: "Policy" | "ClusterPolicy", context: JsonObject[], read = "v"): JsonObject {
   return {
     apiVersion: "kyverno.io/v1",
     kind,
@@ -25,8 +25,8 @@ function policy(kind: "Policy" | "ClusterPolicy", context: JsonObject[]): JsonOb
           match: { any: [{ resources: { kinds: ["Pod"] } }] },
           context,
           validate: {
-            message: "got {{ v }}",
-            deny: { conditions: { any: [{ key: "{{ v }}", operator: "Equals", value: "deny" }] } },
+            message: `got {{ ${read} }}`,
+            deny: { conditions: { any: [{ key: `{{ ${read} }}`, operator: "Equals", value: "deny" }] } },
           },
         },
       ],
@@ -84,6 +84,20 @@ describe("context sources and the policy's namespace", () => {
       assert.match(rule?.message ?? "", new RegExp(`failed to load context entry v: nope \\(${kind}\\)`));
     });
   }
+
+  test("a ConfigMap that cannot be read is an error in Kyverno's words; a refusal of Bylaw's own names the entry", () => {
+    const cm = { name: "v", configMap: { name: "c", namespace: "" } };
+    const missing = run(policy("ClusterPolicy", [cm], "v.data.x"), () =>
+      err("context", 'failed to get configmap default/c : configmaps "c" not found'),
+    );
+    assert.equal(missing.rule?.status, "error");
+    assert.match(
+      missing.rule?.message ?? "",
+      /failed to retrieve config map for context entry v: failed to get configmap default\/c : configmaps "c" not found/,
+    );
+    const refused = run(policy("Policy", [cm], "v.data.x"), () => err("refused", "nope (refused)"));
+    assert.match(refused.rule?.message ?? "", /failed to load context entry v: nope \(refused\)/);
+  });
 
   test("a call that failed (not found) takes the default, as in Kyverno", () => {
     const { rule } = run(policy("ClusterPolicy", [apiCall({ default: "deny" })]), () =>

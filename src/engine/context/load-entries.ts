@@ -74,13 +74,17 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
 const BYLAW_REFUSALS = new Set(["unavailable", "unsupported", "refused", "not-ready", "pending"]);
 
 /**
- * How a failed entry reads: an API call's failure in Kyverno's words (its loader's `failed to fetch
- * data for APICall: …`); Bylaw's own refusals (nothing here can load the entry, a call Bylaw does
- * not make) and other entries name the entry.
+ * How a failed entry reads: an API call's or a ConfigMap's failure in Kyverno's words (its loaders'
+ * `failed to fetch data for APICall: …` and `failed to retrieve config map for context entry NAME:
+ * failed to get configmap NS/NAME : …`); Bylaw's own refusals (nothing here can load the entry, a
+ * call Bylaw does not make, a tenant's refused read) and other entries name the entry.
  */
 function failureMessage(entry: ContextEntry, error: { readonly kind: string; readonly message: string }): string {
-  if (entry.apiCall !== undefined && !BYLAW_REFUSALS.has(error.kind))
-    return `failed to fetch data for APICall: ${error.message}`;
+  if (!BYLAW_REFUSALS.has(error.kind)) {
+    if (entry.apiCall !== undefined) return `failed to fetch data for APICall: ${error.message}`;
+    if (entry.configMap !== undefined)
+      return `failed to retrieve config map for context entry ${entry.name}: ${error.message}`;
+  }
   return `failed to load context entry ${entry.name}: ${error.message}`;
 }
 
