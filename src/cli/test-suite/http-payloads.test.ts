@@ -92,15 +92,26 @@ results:
   );
 });
 
-test("envoyPayloads are named in a warning, and their rows find no result", async () => {
-  const { suite, dir } = await suiteOf(`apiVersion: cli.kyverno.io/v1alpha1
+test("envoyPayloads are named in a warning, and their rows find no result; Envoy-mode policies are not counted", async () => {
+  const { suite, dir } = await suiteOf(
+    `apiVersion: cli.kyverno.io/v1alpha1
 kind: Test
 metadata: {name: envoy}
-policies: [policies.yaml]
+policies: [policies.yaml, envoy.yaml]
 envoyPayloads: [allow.json]
 results:
   - {policy: http-check, resources: [allow.json], result: pass}
-`);
+`,
+    {
+      "envoy.yaml": `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: envoy-one}
+spec:
+  evaluation: {mode: Envoy}
+  validations: [{expression: envoy.Allowed().Response()}]
+`,
+    },
+  );
   assert.equal(suite?.error, undefined, suite?.error);
   const file = join(dir, "kyverno-test.yaml");
   assert.deepEqual(
@@ -113,4 +124,6 @@ results:
     suite?.results.map((r) => [r.ok, r.reason]),
     [[false, "Not found"]],
   );
+  assert.ok(suite !== undefined);
+  assert.match(renderLoading(suite), /Applying 0 policies to 0 resources/);
 });

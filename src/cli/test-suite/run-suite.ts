@@ -23,7 +23,7 @@ import {
   resourceKind,
   resourceName,
   resourceNamespace,
-  runsOnHttp,
+  isAuthzPolicy,
 } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import {
@@ -238,8 +238,8 @@ async function runTestDocument(
       httpPayloads: spec.httpPayloads.length > 0,
       clusterResources: spec.clusterResources.length > 0,
       duplicates: distinct.duplicates,
-      // As Kyverno's count, without the HTTP-mode policies (its loader keeps them apart).
-      policies: policies.compiled.filter((p) => !runsOnHttp(p)).length + policies.invalid.size,
+      // As Kyverno's count, without the HTTP- and Envoy-mode policies (its loader keeps them apart).
+      policies: policies.compiled.filter((p) => !isAuthzPolicy(p)).length + policies.invalid.size,
       resources: resources.length,
       exceptions: loadedExceptions.exceptions.length,
     },

@@ -12,7 +12,7 @@
  * PolicyException here. Every other policy never runs on an HTTP request: its response has no rules.
  */
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
-import type { JsonObject } from "../api/json.js";
+import { isObject, type JsonObject } from "../api/json.js";
 import { policyActivation } from "../cel/lazy-variables.js";
 import { CheckResponse, type CheckRequest } from "../cel/kyverno/http-authz.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../cel/types.js";
@@ -36,6 +36,18 @@ function httpProgram(policy: CompiledPolicy): CelValidatingProgram | undefined {
   return first !== undefined && first.program.kind === "validating-policy" && first.program.mode === "HTTP"
     ? first
     : undefined;
+}
+
+/**
+ * A ValidatingPolicy (cluster-wide) in HTTP or Envoy mode: Kyverno's CLI loader keeps it apart from
+ * the policies it applies to resources (`kyverno test` does not count it among those it applies).
+ */
+export function isAuthzPolicy(policy: CompiledPolicy): boolean {
+  if (policy.language !== "cel" || policy.kind !== "ValidatingPolicy") return false;
+  const spec = policy.document["spec"];
+  const evaluation = isObject(spec) ? spec["evaluation"] : undefined;
+  const mode = isObject(evaluation) ? evaluation["mode"] : undefined;
+  return mode === "HTTP" || mode === "Envoy";
 }
 
 const NO_MATCH = "request does not match";
