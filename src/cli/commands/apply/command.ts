@@ -245,7 +245,7 @@ async function runWith(
   httpPayloads.requests.forEach((request, i) => {
     batches.push({
       index: loaded.resources.length + payloads.payloads.length + i,
-      origin: { source: httpPayloads.files[i] ?? "" },
+      origin: { source: httpPayloads.files[i] ?? "", http: true },
       responses: applyToHttpRequest(engine, policies.compiled, request),
     });
   });

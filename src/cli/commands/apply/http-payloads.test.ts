@@ -103,6 +103,18 @@ describe("bylaw apply --http-payload", () => {
     assert.match(missing.err, /failed to parse HTTP payload from .*missing\.json: failed to read HTTP payload file/);
   });
 
+  test("Bylaw's own formats name a request's results by its file", async () => {
+    const { out } = await apply(["$DIR/p.yaml", "--http-payload", "$DIR/deny.json", "-o", "json"]);
+    const results = (JSON.parse(out) as { results: { policy: string; resource: string; result: string }[] }).results;
+    assert.deepEqual(
+      results.map((r) => [r.policy, r.resource.replace(/ .*\//, " "), r.result]),
+      [
+        ["http-check", "HTTP deny.json", "fail"],
+        ["only-post", "HTTP deny.json", "fail"],
+      ],
+    );
+  });
+
   test("HTTP-mode policies never run on resources", async () => {
     const pod =
       "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec: {containers: [{name: c, image: web:1}]}\n";
