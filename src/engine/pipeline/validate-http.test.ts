@@ -108,6 +108,14 @@ describe("engine.validateHttp", () => {
         'failed to compile HTTP policy bad-type: spec.validations[0].expression: Invalid value: "http.Allowed()": rule response output is expected to be of type http.CheckResponse',
       ],
     ]);
+    const typo = httpPolicy("typo", { validations: [{ expression: "object.attributes.nope" }] });
+    assert.deepEqual(run(typo, allow), [
+      [
+        "typo",
+        "error",
+        "failed to compile HTTP policy typo: spec.validations[0].expression: Invalid value: \"object.attributes.nope\": ERROR: <input>:1:18: undefined field 'nope'\n | object.attributes.nope\n | .................^",
+      ],
+    ]);
     const mcp = httpPolicy("mcp", { validations: [{ expression: 'object.mcp.request.Method == "x" ? null : null' }] });
     assert.match(run(mcp, allow)[0]?.[2] ?? "", /Bylaw does not evaluate MCP requests \(object\.mcp\) yet/);
   });

@@ -7,7 +7,8 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import type { PolicyProblem } from "../../api/problem.js";
-import type { CelEngine, CelProgram } from "../types.js";
+import type { CelCompileError, CelEngine, CelProgram } from "../types.js";
+import { compileError } from "../errors.js";
 import { autogenSpecs } from "./autogen.js";
 import type { CompiledValidatingPolicy } from "./compiled.js";
 import { compileConstraints, type CompiledConstraints } from "./match-constraints.js";
@@ -15,10 +16,13 @@ import { compileConstraints, type CompiledConstraints } from "./match-constraint
 /** A JSON-mode policy has no matchConstraints: no Kubernetes request matches it (Kyverno's matcher answers false). */
 const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }), namespaceLabelsFor: () => undefined };
 
-/** spec.evaluation.mode HTTP or Envoy: the policy evaluates HTTP requests (or Envoy checks), not Kubernetes objects. */
+/**
+ * spec.evaluation.mode Envoy: the policy evaluates Envoy checks, not Kubernetes objects (Bylaw does
+ * not run those yet). An HTTP-mode policy compiles apart (compileHttpBody).
+ */
 function payloadMode(spec: JsonObject): boolean {
   const mode = isObject(spec["evaluation"]) ? spec["evaluation"]["mode"] : undefined;
-  return mode === "HTTP" || mode === "Envoy";
+  return mode === "Envoy";
 }
 
 function list(v: JsonValue | undefined): JsonObject[] {
@@ -76,7 +80,7 @@ export function compileBody(
   if (isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "HTTP")
     return { ok: true, ...compileHttpBody(spec, name, cel, failurePolicy) };
   // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
-  // An HTTP or Envoy policy may have none either; Kyverno's matcher then matches no Kubernetes request.
+  // An Envoy policy may have none either; Kyverno's matcher then matches no Kubernetes request.
   const constraints =
     jsonMode || (payloadMode(spec) && !isObject(spec["matchConstraints"]))
       ? { ok: true as const, value: MATCH_NONE }
@@ -234,9 +238,23 @@ function httpCompiler(name: string, cel: CelEngine, variableNames: readonly stri
     if (/\bobject\s*\.\s*mcp\b/.test(expression))
       return invalid("Bylaw does not evaluate MCP requests (object.mcp) yet");
     const r = cel.compile(expression, { variableNames });
-    if (!r.ok) return invalid(r.error.message);
+    if (!r.ok) return invalid(undefinedFieldText(expression, r.error));
     if (types.length > 0 && !types.includes(r.value.outputType)) return invalid(wrongType);
     return r.value;
   };
   return { compile, failure: () => failure };
+}
+
+/**
+ * cel-go's words for a field the request's types do not have: "undefined field 'x'" at the `.`
+ * before it (cel-js says "No such key: x" at the name).
+ */
+function undefinedFieldText(expression: string, e: CelCompileError): string {
+  const field = /^ERROR: <input>:\d+:\d+: No such key: (\S+)\n/.exec(e.message)?.[1];
+  if (field === undefined) return e.message;
+  const lines = expression.split("\n");
+  const offset = lines.slice(0, e.line - 1).reduce((n, l) => n + l.length + 1, 0) + e.column - 1;
+  return expression[offset - 1] === "."
+    ? compileError(expression, offset - 1, `undefined field '${field}'`).message
+    : e.message;
 }
