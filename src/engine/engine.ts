@@ -12,6 +12,7 @@ import { MatcherCache } from "./match/shared-match.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
 import { validateJsonPayload, type JsonPayloadRequest } from "./pipeline/validate-json.js";
+import { validateHttpPayload, type HttpPayloadRequest } from "./pipeline/validate-http.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import type { CompileEnv, CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
 import { compileDocument } from "./kinds/compile.js";
@@ -73,6 +74,11 @@ export interface Engine {
    * not a Kubernetes object. Any other policy never runs on a payload: its response has no rules.
    */
   validateJson(policy: CompiledPolicy, request: JsonPayloadRequest): PolicyResponse;
+  /**
+   * Run an HTTP-mode ValidatingPolicy (spec.evaluation.mode HTTP) against one HTTP request
+   * (`decodeHttpRequest` reads it from a payload). Any other policy never runs on one: its response has no rules.
+   */
+  validateHttp(policy: CompiledPolicy, request: HttpPayloadRequest): PolicyResponse;
   /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
@@ -102,6 +108,7 @@ export function createEngine(ports: EnginePorts): Engine {
     matchers: new MatcherCache(),
     cel: () => sharedCel("kubernetes"),
     celPolicies,
+    celHttp: () => sharedCel("http-authz"),
   };
   /** This engine's interruption count (engine/interrupt). */
   const meter = new Meter();
@@ -131,6 +138,7 @@ export function createEngine(ports: EnginePorts): Engine {
       }
     },
     validateJson: (policy, request) => validateJsonPayload(policy, request, env),
+    validateHttp: (policy, request) => validateHttpPayload(policy, request, env),
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) =>
       evaluationOf(policy).generate(policy, prepareRequest(request), env, existing),

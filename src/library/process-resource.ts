@@ -9,6 +9,7 @@ import {
   type CompiledPolicy,
   type Engine,
   type EngineRequest,
+  type HttpCheckRequest,
   type ExistingResources,
   hasGenerateRules,
   hasImageVerifyRules,
@@ -19,6 +20,7 @@ import {
   type JsonObject,
   type Resource,
   type RuleResult,
+  runsOnHttp,
   runsOnJson,
 } from "../engine/index.js";
 
@@ -99,4 +101,13 @@ export function applyToPayload(
   return policies
     .filter(runsOnJson)
     .map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }));
+}
+
+/** Every HTTP-mode policy on one HTTP request, in policy order (Kyverno's AuthzProcessor); each response's resource is empty. */
+export function applyToHttpRequest(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  request: HttpCheckRequest,
+): PolicyResponse[] {
+  return policies.filter(runsOnHttp).map((p) => engine.validateHttp(p, { request }));
 }

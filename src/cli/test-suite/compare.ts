@@ -35,8 +35,13 @@ interface RowVerdict {
   readonly resultRule?: string;
 }
 
-/** `apiVersion/Kind/namespace/name`, Kyverno's test resource key with `/` (a cluster-scoped object's namespace is empty). */
+/**
+ * `apiVersion/Kind/namespace/name`, Kyverno's test resource key with `/` (a cluster-scoped object's
+ * namespace is empty); a payload's is `/FILE`, its file as the test file names it.
+ */
 function subjectOf(resource: Resource): string {
+  const file = payloadFile(resource);
+  if (file !== undefined) return `/${file}`;
   return `${resourceApiVersion(resource)}/${resourceKind(resource)}/${resourceNamespace(resource)}/${resourceName(resource)}`;
 }
 

@@ -1,6 +1,8 @@
 /**
- * A test file's httpPayloads and envoyPayloads are inputs Bylaw does not evaluate yet: the suite runs
- * and says so, naming the field, instead of passing over them without a word (their rows are Not found).
+ * A test file's httpPayloads: the HTTP-mode ValidatingPolicies run on each request, and the rows
+ * find their results as Kyverno's test finds them (checked beside `kyverno test`, Kyverno 1.19.0:
+ * the same rows, results and messages). envoyPayloads are inputs Bylaw does not evaluate yet: the
+ * suite says so, naming the field, instead of passing over them without a word.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,39 +10,120 @@ import { join } from "node:path";
 import { offlineEngine } from "../offline/offline-engine.js";
 import { tempTree } from "../../../test/support/temp-dir.js";
 import { runSuites } from "./run-suite.js";
+import { renderLoading } from "../commands/test/output.js";
 
-test("httpPayloads and envoyPayloads are named in a warning, and their rows find no result", async () => {
-  const dir = tempTree({
-    "policy.yaml": `apiVersion: policies.kyverno.io/v1
+const policies = `apiVersion: policies.kyverno.io/v1
 kind: ValidatingPolicy
-metadata: {name: gateway}
+metadata: {name: http-check}
 spec:
   evaluation: {mode: HTTP}
-  validations: [{expression: "object.attributes.request.http.method == 'GET'", message: only GET}]
-`,
-    "request.json": JSON.stringify({ attributes: { request: { http: { method: "POST" } } } }),
-    "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
-kind: Test
-metadata: {name: gateway}
-policies: [policy.yaml]
-httpPayloads: [request.json]
-envoyPayloads: [request.json]
-results:
-  - {policy: gateway, result: fail}
-`,
+  variables: [{name: auth, expression: 'object.attributes.Header("authorization")'}]
+  validations:
+    - expression: 'size(variables.auth) == 0 ? http.Denied("missing auth").Response() : null'
+    - expression: http.Allowed().Response()
+---
+apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: only-post}
+spec:
+  evaluation: {mode: HTTP}
+  matchConditions: [{name: post, expression: 'object.attributes.method == "POST"'}]
+  validations:
+    - expression: 'object.attributes.host == "ok.example" ? http.Allowed().Response() : http.Denied("bad host " + object.attributes.host).Response()'
+`;
+const allow = { attributes: { method: "GET", header: { Authorization: ["Bearer x"] }, host: "ok.example" } };
+const deny = { attributes: { method: "POST", header: {}, host: "bad.example" } };
+
+async function suiteOf(testFile: string, files: Record<string, string> = {}) {
+  const dir = tempTree({
+    "policies.yaml": policies,
+    "allow.json": JSON.stringify(allow),
+    "deny.json": JSON.stringify(deny),
+    "kyverno-test.yaml": testFile,
+    ...files,
   });
   const [suite] = await runSuites(join(dir, "kyverno-test.yaml"), offlineEngine);
+  return { suite, dir };
+}
+
+test("each HTTP-mode policy runs on each httpPayloads request; a row naming no resource checks every payload", async () => {
+  const { suite } = await suiteOf(`apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: http}
+policies: [policies.yaml]
+httpPayloads: [allow.json, deny.json]
+results:
+  - {policy: http-check, result: pass}
+  - {policy: http-check, resources: [deny.json], result: fail}
+  - {policy: only-post, resources: [allow.json], result: skip}
+  - {policy: only-post, resources: [deny.json], result: fail}
+`);
+  assert.equal(suite?.error, undefined, suite?.error);
+  assert.deepEqual(
+    suite?.results.map((r) => [r.policy, r.resource, r.ok, r.actual, r.message]),
+    [
+      ["http-check", "allow.json", true, "pass", "request allowed"],
+      ["http-check", "deny.json", false, "fail", "request denied, reason: missing auth"],
+      ["http-check", "deny.json", true, "fail", "request denied, reason: missing auth"],
+      ["only-post", "allow.json", true, "skip", "request does not match"],
+      ["only-post", "deny.json", true, "fail", "request denied, reason: bad host bad.example"],
+    ],
+  );
+  // Kyverno says it loads them, and does not count the HTTP-mode policies among those it applies.
+  assert.ok(suite !== undefined);
+  assert.match(renderLoading(suite), /Loading HTTP payloads \.\.\.\n.*\n {2}Applying 0 policies to 0 resources/);
+});
+
+test("an httpPayloads file that cannot be read as a request stops the suite, naming the file", async () => {
+  const { suite } = await suiteOf(
+    `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: http}
+policies: [policies.yaml]
+httpPayloads: [bad.json]
+results:
+  - {policy: http-check, result: pass}
+`,
+    { "bad.json": JSON.stringify({ attributes: { contentLength: "12" } }) },
+  );
+  assert.match(
+    suite?.error ?? "",
+    /httpPayloads: failed to parse HTTP payload from .*bad\.json: json: cannot unmarshal string into Go struct field CheckRequestAttributes\.attributes\.contentLength of type int64/,
+  );
+});
+
+test("envoyPayloads are named in a warning, and their rows find no result; Envoy-mode policies are not counted", async () => {
+  const { suite, dir } = await suiteOf(
+    `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: envoy}
+policies: [policies.yaml, envoy.yaml]
+envoyPayloads: [allow.json]
+results:
+  - {policy: http-check, resources: [allow.json], result: pass}
+`,
+    {
+      "envoy.yaml": `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: envoy-one}
+spec:
+  evaluation: {mode: Envoy}
+  validations: [{expression: envoy.Allowed().Response()}]
+`,
+    },
+  );
   assert.equal(suite?.error, undefined, suite?.error);
   const file = join(dir, "kyverno-test.yaml");
   assert.deepEqual(
     suite?.warnings.map((w) => w.replace(`${file}: `, "")),
     [
-      "httpPayloads: Bylaw does not evaluate HTTP payloads yet; they were not run, and rows about them find no result",
-      "envoyPayloads: Bylaw does not evaluate Envoy payloads yet; they were not run, and rows about them find no result",
+      "envoyPayloads: Bylaw does not evaluate Envoy payloads yet (Envoy's CheckRequest and kyverno-authz's envoy CEL library); they were not run, and rows about them find no result",
     ],
   );
   assert.deepEqual(
     suite?.results.map((r) => [r.ok, r.reason]),
     [[false, "Not found"]],
   );
+  assert.ok(suite !== undefined);
+  assert.match(renderLoading(suite), /Applying 0 policies to 0 resources/);
 });

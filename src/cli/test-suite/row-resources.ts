@@ -6,6 +6,7 @@
  */
 import { type PolicyResponse, resourceKind, resourceName } from "../../engine/index.js";
 import { rulelessRow } from "./compare.js";
+import { payloadFile } from "./payload-key.js";
 import type { ExpectedResult } from "./test-file.js";
 
 /** The row resource of an entry that names none and matched nothing. */
@@ -20,7 +21,8 @@ export function rowResources(expected: ExpectedResult, responses: () => readonly
     if (r.policy.name !== policy || !r.rules.some((x) => rulelessRow(expected, r.policy) || rules.has(x.rule)))
       continue;
     if (expected.kind !== "" && resourceKind(r.resource) !== expected.kind) continue;
-    const name = resourceName(r.resource);
+    // A payload (JSON or HTTP) is known by its file, as Kyverno's test keys its responses.
+    const name = payloadFile(r.resource) ?? resourceName(r.resource);
     if (!names.includes(name)) names.push(name);
   }
   return names.length > 0 ? names : [NO_MATCHING_RESOURCE];

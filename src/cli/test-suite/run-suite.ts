@@ -9,6 +9,7 @@ import {
   type Engine,
   type EngineRequest,
   type ExistingResources,
+  type HttpCheckRequest,
   isObject,
   type JsonObject,
   type JsonValue,
@@ -22,9 +23,16 @@ import {
   resourceKind,
   resourceName,
   resourceNamespace,
+  isAuthzPolicy,
 } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
-import { applyToPayload, explainProcessed, processResource } from "../../library/process-resource.js";
+import {
+  applyToHttpRequest,
+  applyToPayload,
+  explainProcessed,
+  processResource,
+} from "../../library/process-resource.js";
+import { loadHttpPayloads } from "../offline/http-payloads.js";
 import { buildRequest } from "../../platform/offline-values/build-request.js";
 import { crdScopes, type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
 import { unmappedSubresources } from "../../platform/offline-values/values-subresources.js";
@@ -178,11 +186,15 @@ async function runTestDocument(
   );
   if (payloads.errors.length > 0) return fail(`${file}: jsonPayloads: ${payloads.errors.join("; ")}`);
   keyPayloads(payloads, dir, spec.jsonPayloads);
+  const http = await loadHttpPayloads(spec.httpPayloads.map((f) => resolve(dir, f)));
+  if (http.errors.length > 0) return fail(`${file}: httpPayloads: ${http.errors.join("; ")}`);
   const inputs: SuiteInputs = {
     engine,
     policies: policies.compiled,
     resources,
     payloads: payloads.payloads,
+    // Each request under its file as the test file names it, so a row may name that file.
+    httpRequests: http.requests.map((request, i) => ({ request, file: spec.httpPayloads[i] ?? "" })),
     values,
     userInfo,
     existing,
@@ -223,9 +235,11 @@ async function runTestDocument(
     loaded: {
       userInfo: spec.userinfo !== undefined,
       jsonPayloads: spec.jsonPayloads.length > 0,
+      httpPayloads: spec.httpPayloads.length > 0,
       clusterResources: spec.clusterResources.length > 0,
       duplicates: distinct.duplicates,
-      policies: policies.compiled.length + policies.invalid.size,
+      // As Kyverno's count, without the HTTP- and Envoy-mode policies (its loader keeps them apart).
+      policies: policies.compiled.filter((p) => !isAuthzPolicy(p)).length + policies.invalid.size,
       resources: resources.length,
       exceptions: loadedExceptions.exceptions.length,
     },
@@ -272,6 +286,8 @@ interface SuiteInputs {
   readonly resources: readonly Resource[];
   /** The test file's `jsonPayloads`: only JSON-mode ValidatingPolicies run on them (and on each resource, too). */
   readonly payloads: readonly JsonObject[];
+  /** The test file's `httpPayloads`: only HTTP-mode ValidatingPolicies run on them. */
+  readonly httpRequests: readonly { readonly request: HttpCheckRequest; readonly file: string }[];
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
   readonly existing: ExistingResources;
@@ -298,6 +314,11 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
     out.push(...applyToPayload(engine, policies, done.patched, exceptions));
   }
   for (const payload of inputs.payloads) out.push(...applyToPayload(engine, policies, payload, exceptions));
+  for (const { request, file } of inputs.httpRequests) {
+    const responses = applyToHttpRequest(engine, policies, request);
+    for (const r of responses) keyPayload(r.resource, file);
+    out.push(...responses);
+  }
   return out;
 }
 

@@ -48,6 +48,8 @@ export interface SuiteResult {
 interface SuiteLoaded {
   readonly userInfo: boolean;
   readonly jsonPayloads: boolean;
+  /** The test file has `httpPayloads` (Kyverno then says "Loading HTTP payloads ..."). */
+  readonly httpPayloads: boolean;
   readonly clusterResources: boolean;
   /** Resources named twice (same group, kind, namespace and name): `Kind name namespace`; the first is used. */
   readonly duplicates: readonly string[];

@@ -18,6 +18,7 @@ import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
 import {
   generatorLibrary,
+  httpAuthzLibrary,
   imageVerifyLibrary,
   kyvernoLibraries,
   newServiceSlot,
@@ -69,6 +70,8 @@ interface CreateCelOptions {
   readonly generator?: boolean;
   /** The ImageValidatingPolicy environment: the image verification functions and `images`, `attestors`, `attestations`. */
   readonly imageVerify?: boolean;
+  /** An HTTP-mode ValidatingPolicy's environment: kyverno-authz's HTTP library (kyverno/http-authz.ts). */
+  readonly httpAuthz?: boolean;
 }
 
 /** The variables an ImageValidatingPolicy's expressions also read (Kyverno's compiler keys). */
@@ -98,6 +101,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     ...(options.kyverno === undefined ? [] : kyvernoLibraries(slot, options.kyverno === "namespaced")),
     ...(options.generator === true ? [generatorLibrary(slot)] : []),
     ...(options.imageVerify === true ? [imageVerifyLibrary(slot)] : []),
+    ...(options.httpAuthz === true ? [httpAuthzLibrary()] : []),
   ];
   for (const lib of libraries) {
     for (const t of lib.types ?? [])

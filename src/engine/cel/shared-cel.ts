@@ -15,7 +15,16 @@ import { createCel } from "./create-cel.js";
 import type { CelEngine } from "./types.js";
 
 type SharedCelKind =
-  "kubernetes" | "cluster" | "namespaced" | "match-conditions" | "generating" | "namespaced-generating";
+  "kubernetes" | "cluster" | "namespaced" | "match-conditions" | "generating" | "namespaced-generating" | "http-authz";
+
+/**
+ * An HTTP-mode ValidatingPolicy's variables (kyverno-authz's compiler): `object`, the request
+ * checked, and the policy's `variables`; no oldObject, request, namespaceObject or exceptions.
+ */
+const HTTP_AUTHZ_VARIABLES = [
+  { name: "object", type: "http.CheckRequest" },
+  { name: "variables", type: "map<string, dyn>" },
+] as const;
 
 /**
  * Kubernetes' admission matchConditions environment (a webhook's, and a kyverno.io policy's
@@ -36,7 +45,9 @@ export function sharedCel(kind: SharedCelKind): CelEngine {
       ? createCel()
       : kind === "match-conditions"
         ? createCel({ variables: MATCH_CONDITION_VARIABLES })
-        : kind === "generating" || kind === "namespaced-generating"
-          ? createCel({ kyverno: kind === "generating" ? "cluster" : "namespaced", generator: true })
-          : createCel({ kyverno: kind }));
+        : kind === "http-authz"
+          ? createCel({ kyverno: "cluster", httpAuthz: true, variables: HTTP_AUTHZ_VARIABLES })
+          : kind === "generating" || kind === "namespaced-generating"
+            ? createCel({ kyverno: kind === "generating" ? "cluster" : "namespaced", generator: true })
+            : createCel({ kyverno: kind }));
 }

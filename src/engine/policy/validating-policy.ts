@@ -10,7 +10,8 @@
  * loader rejects it ("value provided for unknown field"): notably paramKind/paramRef, which
  * ValidatingAdmissionPolicy has but Kyverno 1.19's ValidatingPolicy does not (its CRD declares
  * neither, and its CEL environment has no `params`). A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
- * payloads only (engine.validateJson).
+ * payloads only (engine.validateJson); one with `evaluation.mode: HTTP` compiles in kyverno-authz's HTTP
+ * environment and runs on HTTP requests only (engine.validateHttp).
  */
 import { isObject, type JsonObject } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
@@ -18,6 +19,7 @@ import { didYouMean } from "./schema/did-you-mean.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { UnsourcedPolicy } from "./compiled-policy.js";
 import { createCel } from "../cel/create-cel.js";
+import { sharedCel } from "../cel/shared-cel.js";
 import { compileBodies, VALIDATING_POLICY_RULE } from "../cel/validating-policy/index.js";
 import { verdictMatcher } from "../match/index.js";
 
@@ -86,10 +88,14 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
       problems: [problem("spec.failurePolicy", `ValidatingPolicy ${name}: spec.failurePolicy must be Fail or Ignore`)],
     };
   }
+  // Kyverno's loader sends only a (cluster-wide) ValidatingPolicy to its HTTP processor.
+  const httpMode = !namespaced && isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "HTTP";
   const compiled = compileBodies(
     spec,
     name,
-    env.celPolicies?.(namespaced) ?? createCel({ kyverno: namespaced ? "namespaced" : "cluster" }),
+    httpMode
+      ? (env.celHttp?.() ?? sharedCel("http-authz"))
+      : (env.celPolicies?.(namespaced) ?? createCel({ kyverno: namespaced ? "namespaced" : "cluster" })),
   );
   if (!compiled.ok) return compiled;
   const bodies = compiled.bodies;

@@ -21,7 +21,12 @@ import { offlineEngine } from "../../offline/offline-engine.js";
 import { loadSuiteCluster, type SuiteCluster } from "../../test-suite/context-file.js";
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
-import { applyToPayload, explainProcessed, processResource } from "../../../library/process-resource.js";
+import {
+  applyToHttpRequest,
+  applyToPayload,
+  explainProcessed,
+  processResource,
+} from "../../../library/process-resource.js";
 import { countResults } from "../../output/types.js";
 import { appliedRuleCount } from "../../output/kyverno-apply-text.js";
 import { loadSetDocuments, policySetsDir, readCatalog, selectSets } from "../../policy-sets/index.js";
@@ -32,6 +37,7 @@ import { usageLine } from "../../usage.js";
 import { exceptionsAmongResources, loadExceptions } from "./load-exceptions.js";
 import { applyExitCode } from "./kyverno-flags.js";
 import { loadJsonPayloads } from "../../offline/json-payloads.js";
+import { loadHttpPayloads } from "../../offline/http-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { type CrdKinds, loadCrds, withCrdKind } from "../../offline/crd-kinds.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
@@ -160,6 +166,9 @@ async function runWith(
   const payloads = await loadJsonPayloads(options.jsonPaths, stdin, "--json: ");
   for (const e of payloads.errors) io.err(`error: ${e}`);
   bad ||= payloads.errors.length > 0;
+  const httpPayloads = await loadHttpPayloads(options.httpPayloadPaths);
+  for (const e of httpPayloads.errors) io.err(`error: ${e}`);
+  bad ||= httpPayloads.errors.length > 0;
   const exceptions = await loadExceptions(options.exceptionPaths, stdin, engine);
   if (options.exceptionsWithResources) {
     const inline = await exceptionsAmongResources(resourceArgs.paths, engine);
@@ -184,7 +193,8 @@ async function runWith(
   }
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
-  if (bad && (policies.compiled.length === 0 || loaded.resources.length + payloads.payloads.length === 0)) return 2;
+  const inputs = loaded.resources.length + payloads.payloads.length + httpPayloads.requests.length;
+  if (bad && (policies.compiled.length === 0 || inputs === 0)) return 2;
 
   const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
   const request = requestBuilder({
@@ -229,6 +239,14 @@ async function runWith(
       index: loaded.resources.length + i,
       ...(origin !== undefined ? { origin } : {}),
       responses: applyToPayload(engine, policies.compiled, payload, allExceptions),
+    });
+  });
+  // As Kyverno's CLI, after everything else: every HTTP-mode policy on each --http-payload request.
+  httpPayloads.requests.forEach((request, i) => {
+    batches.push({
+      index: loaded.resources.length + payloads.payloads.length + i,
+      origin: { source: httpPayloads.files[i] ?? "", http: true },
+      responses: applyToHttpRequest(engine, policies.compiled, request),
     });
   });
   const responses = batches.flatMap((b) => b.responses);

@@ -50,11 +50,17 @@ Policies from Git (as kyverno apply; needs git on the PATH):
                               path up to its first *.git segment; Kyverno reads http(s))
 
 Resources:
-  -r, --resource PATH         a resource file or folder (repeatable; also --resources; required unless --cluster or --json).
-                              A manifest without metadata.namespace is in "default", as in Kyverno
+  -r, --resource PATH         a resource file or folder (repeatable; also --resources; required unless
+                              --cluster, --json or --http-payload). A manifest without
+                              metadata.namespace is in "default", as in Kyverno
       --json PATH             JSON payloads that are not Kubernetes objects (repeatable; each document one
                               payload) for ValidatingPolicies with spec.evaluation.mode JSON; those
                               policies also run on each -r resource as a raw payload, as Kyverno's CLI
+      --http-payload PATH     HTTP requests (repeatable; one JSON document per file, kyverno-authz's
+                              CheckRequest: {"attributes": {"method", "header", "host", "path",
+                              "query", "body" (base64), …}}) for ValidatingPolicies with
+                              spec.evaluation.mode HTTP, as Kyverno's CLI: pass "request allowed",
+                              fail "request denied, reason: …", skip "request does not match"
       --target-resource PATH  objects that already exist in the cluster (repeatable; also --target-resources):
                               the targets of mutate-existing rules (mutate.targets) and the sources of
                               generate clones. (-t is --table, as in kyverno apply)
@@ -173,7 +179,7 @@ Kyverno's other apply flags:
                               ValidatingAdmissionPolicy…) can name custom kinds offline (without it
                               such a rule is an error naming the kind). A document that is not a
                               v1 CustomResourceDefinition is an error (exit 2); schemas are not used
-  --http-payload, --envoy-payload and --exceptions-within-resources are not supported by Bylaw yet:
+  --envoy-payload and --exceptions-within-resources are not supported by Bylaw yet:
   each is a usage error naming it and what is missing (exit 2), never silently ignored.
 
 Output formats (the same exit codes in each):
@@ -185,7 +191,7 @@ Output formats (the same exit codes in each):
           generated resource ("Generate: ..."); then per policy and resource "skipped mutate policy",
           "error while applying mutate|generate policy" and, for failed rules, "policy NAME ->
           resource NAMESPACE/Kind/name failed:" ("failed as audit warning:" with --audit-warn on an
-          Audit policy; "JSON payload" for a --json payload) with "1 - RULE MESSAGE" per rule; then
+          Audit policy; "JSON payload" for a --json or --http-payload payload) with "1 - RULE MESSAGE" per rule; then
           "pass: N, fail: N, warn: N, error: N, skip: N " (a trailing space, as Kyverno's). As
           kyverno apply's, it does not show validate errors on stdout: Bylaw names each on stderr
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It

@@ -171,6 +171,31 @@ results:
     assert.notEqual(code, 0);
   });
 
+  test("a row naming no resource checks each payload, known by its file (as Kyverno's test: one row per payload)", async () => {
+    const { out } = await cli(["test", "$DIR", "-o", "bylaw-json"], {
+      "p.yaml": jsonPolicy,
+      "public.json": publicPlan,
+      "private.json": privatePlan,
+      "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
+kind: Test
+metadata: {name: plans}
+policies: [p.yaml]
+jsonPayloads: [private.json, public.json]
+results:
+  - {policy: private-buckets, result: pass}
+`,
+    });
+    const got = (
+      JSON.parse(out) as { suites: { results: { resource: string; actual: string; ok: boolean }[] }[] }
+    ).suites
+      .flatMap((x) => x.results)
+      .map((r) => [r.resource, r.actual, r.ok]);
+    assert.deepEqual(got, [
+      ["private.json", "pass", true],
+      ["public.json", "fail", false],
+    ]);
+  });
+
   test("a JSON-mode policy also runs on each of the test's resources as a raw payload, as Kyverno's test does", async () => {
     const labelsAsJson = jsonModePolicy(
       "json-labels",

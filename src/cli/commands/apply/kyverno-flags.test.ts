@@ -164,7 +164,6 @@ spec:
   });
 
   for (const [flag, value, why] of [
-    ["--http-payload", "req.json", "HTTP authorization mode needs kyverno-authz's CEL environment.*http.Denied"],
     ["--envoy-payload", "req.json", "Envoy authorization mode needs Envoy's envoy.service.auth.v3.CheckRequest"],
   ] as const) {
     test(`${flag} is refused by name and why (exit 2), never silently ignored`, async () => {

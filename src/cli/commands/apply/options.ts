@@ -23,6 +23,8 @@ export interface ApplyOptions {
   readonly resourcePaths: readonly string[];
   /** `--json PATH`: JSON payloads for ValidatingPolicies with evaluation.mode JSON. */
   readonly jsonPaths: readonly string[];
+  /** `--http-payload PATH`: HTTP requests (JSON) for ValidatingPolicies with evaluation.mode HTTP. */
+  readonly httpPayloadPaths: readonly string[];
   readonly targetPaths: readonly string[];
   readonly exceptionPaths: readonly string[];
   readonly valuesFile?: string;
@@ -99,6 +101,7 @@ const LIST_FLAGS = [
   "resource",
   "resources",
   "json",
+  "http-payload",
   "target-resource",
   "target-resources",
   "exception",
@@ -131,6 +134,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         resource: { type: "string", short: "r", multiple: true },
         resources: { type: "string", multiple: true },
         json: { type: "string", multiple: true },
+        "http-payload": { type: "string", multiple: true },
         "target-resource": { type: "string", multiple: true },
         "target-resources": { type: "string", multiple: true },
         table: { type: "boolean", short: "t", default: false },
@@ -182,13 +186,15 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   const policySets = values["policy-set"] ?? [];
   const resourcePaths = [...list.resource, ...list.resources];
   const jsonPaths = list.json;
+  const httpPayloadPaths = list["http-payload"];
   if (
     (positionals.length === 0 && policySets.length === 0) ||
-    (resourcePaths.length === 0 && jsonPaths.length === 0 && !values.cluster)
+    (resourcePaths.length === 0 && jsonPaths.length === 0 && httpPayloadPaths.length === 0 && !values.cluster)
   ) {
     return {
       kind: "usage-error",
-      message: "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD)",
+      message:
+        "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD, or --http-payload REQUEST)",
       showHelp: true,
     };
   }
@@ -275,6 +281,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       policySets,
       resourcePaths,
       jsonPaths,
+      httpPayloadPaths,
       targetPaths: [...list["target-resource"], ...list["target-resources"]],
       exceptionPaths,
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),

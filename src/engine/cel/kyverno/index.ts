@@ -22,6 +22,7 @@ export {
 } from "./services.js";
 export { imageVerifyLibrary } from "./image-verify.js";
 export { generatorLibrary } from "./generator.js";
+export { httpAuthzLibrary } from "./http-authz.js";
 
 export function kyvernoLibraries(slot: ServiceSlot, namespaced: boolean): CelLibrary[] {
   return [

@@ -11,8 +11,12 @@ interface CompiledPolicyValidation {
 
 export interface CompiledValidatingPolicy {
   readonly kind: "validating-policy";
-  /** spec.evaluation.mode: "JSON" evaluates payloads that are not Kubernetes objects (engine.validateJson), never admission requests. */
-  readonly mode: "Kubernetes" | "JSON";
+  /**
+   * spec.evaluation.mode: "JSON" evaluates payloads that are not Kubernetes objects (engine.validateJson),
+   * "HTTP" HTTP requests (engine.validateHttp; its validations answer an http.CheckResponse or null),
+   * never admission requests.
+   */
+  readonly mode: "Kubernetes" | "JSON" | "HTTP";
   readonly constraints: CompiledConstraints;
   readonly failurePolicy: "Fail" | "Ignore";
   readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
