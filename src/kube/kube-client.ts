@@ -51,7 +51,7 @@ interface KubeClientOptions {
  * in the Accept header with plain JSON as the fallback, so a server that cannot transform the answer
  * sends the whole object); `none` nothing (the answer's status is still checked, its body not parsed).
  */
-export interface WriteOptions {
+interface WriteOptions {
   /** Default application/json; e.g. application/merge-patch+json. */
   readonly contentType?: string;
   readonly answer?: "object" | "metadata" | "none";
