@@ -15,7 +15,6 @@ import { err, ok, type Result } from "../api/result.js";
 import { CONTEXT_ERRORS_WITHOUT_DEFAULT } from "../ports.js";
 import {
   deferredFailure,
-  failureNamedBy,
   substituteAll,
   substituteString,
   type DeferredFailure,
@@ -26,6 +25,7 @@ import { jsonSizeUpTo, MAX_CONTEXT_BYTES } from "./context-size.js";
 import { defaultReadingEntry, registryDefaultWarning } from "./registry-default.js";
 import { skippedEntryWarning } from "./skipped-entry-warning.js";
 import { charge, CONTEXT_READ_UNITS } from "../interrupt/index.js";
+import { loadVariable, VARIABLE_ERROR } from "./variable-entry.js";
 
 /** The context after a scope's entries: their values, and the entries that failed to load. */
 interface LoadedContext {
@@ -74,12 +74,13 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
 const BYLAW_REFUSALS = new Set(["unavailable", "unsupported", "refused", "not-ready", "pending"]);
 
 /**
- * How a failed entry reads: an API call's or a ConfigMap's failure in Kyverno's words (its loaders'
- * `failed to fetch data for APICall: …` and `failed to retrieve config map for context entry NAME:
- * failed to get configmap NS/NAME : …`); Bylaw's own refusals (nothing here can load the entry, a
+ * How a failed entry reads: a variable's, an API call's or a ConfigMap's failure in Kyverno's words
+ * (its loaders' own text, `failed to fetch data for APICall: …` and `failed to retrieve config map
+ * for context entry NAME: failed to get configmap NS/NAME : …`); Bylaw's own refusals (nothing here can load the entry, a
  * call Bylaw does not make, a tenant's refused read) and other entries name the entry.
  */
 function failureMessage(entry: ContextEntry, error: { readonly kind: string; readonly message: string }): string {
+  if (error.kind === VARIABLE_ERROR) return error.message;
   if (!BYLAW_REFUSALS.has(error.kind)) {
     if (entry.apiCall !== undefined) return `failed to fetch data for APICall: ${error.message}`;
     if (entry.configMap !== undefined)
@@ -93,7 +94,7 @@ function loadEntry(
   scope: SubstitutionScope,
   later: readonly ContextEntry[],
 ): Result<JsonValue | undefined> {
-  if (entry.variable) return loadVariable(entry.variable, scope);
+  if (entry.variable) return loadVariable(entry.name, entry.variable, scope);
   const ports = scope.fnctx.ports.context;
   const kind = entry.configMap
     ? "configMap"
@@ -229,37 +230,6 @@ function unloaded(
     "unavailable",
     `${kind} context entries cannot be loaded in this run (no ${SOURCES[kind]} data was given, and it reads no cluster: bylaw apply --cluster reads one). To supply it offline: in bylaw apply, a values file (-f values.yaml: globalValues or policies[].rules[].values with ${JSON.stringify(name)}) or --set ${name}=VALUE; in a kyverno test, ${mock}`,
   );
-}
-
-function loadVariable(
-  v: NonNullable<ContextEntry["variable"]>,
-  scope: SubstitutionScope,
-): Result<JsonValue | undefined> {
-  // Kyverno substitutes the default's variables first; a default that cannot be substituted is the entry's error.
-  let dflt: JsonValue | undefined;
-  if (v.default !== undefined) {
-    const sub = substituteAll(v.default, scope);
-    if (!sub.ok)
-      return err(sub.error.kind, `failed to substitute variables in the variable's default: ${sub.error.message}`);
-    dflt = sub.value;
-  }
-  let input: JsonValue = scope.data;
-  if (v.value === undefined && v.jmesPath !== undefined) {
-    // The jmesPath queries the context: naming an entry that failed to load, it fails with it, or its default stands.
-    const unloaded = failureNamedBy(v.jmesPath, scope.deferred);
-    if (unloaded !== undefined) return dflt !== undefined ? ok(dflt) : err(unloaded.kind, unloaded.message);
-  }
-  if (v.value !== undefined) {
-    const sub = substituteAll(v.value, scope);
-    if (!sub.ok) return dflt !== undefined ? ok(dflt) : sub;
-    input = sub.value;
-    if (v.jmesPath === undefined) return ok(input);
-  }
-  const result = applyJmesPath(input, v.jmesPath, dflt, scope);
-  if (!result.ok) return result;
-  if (result.value === null || result.value === undefined)
-    return err("context", "variable evaluated to nil; set a default");
-  return result;
 }
 
 function applyJmesPath(

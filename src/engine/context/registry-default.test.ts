@@ -60,13 +60,21 @@ describe("imageRegistry entry without registry access", () => {
       /context entry "imageData" reads an image registry, and this run has no registry access \(--registry\): the entry is skipped, as Kyverno's CLI skips it, and the default of context entry "user" applies/,
     );
   });
-  test("a default in a variable's value that reads the entry counts too", () => {
+  test("a variable's value that reads the entry is an error whatever its default, as in Kyverno's CLI", () => {
     const user = {
       name: "user",
       variable: { value: "{{ imageData.configData.config.User }}", jmesPath: "@", default: "nobody" },
     };
-    const { rule } = run(policy([imageData, user], "{{ user }}"));
-    assert.deepEqual([rule?.status, rule?.message], ["pass", "validation rule 'r' passed."]);
+    assert.equal(defaultReadingEntry("imageData", [user]), undefined);
+    const { rule, warnings } = run(policy([imageData, user], "{{ user }}"));
+    // An error, not the default (kyverno apply v1.19.0 errors too, "Unknown key imageData", checked
+    // beside it); here the entry's own error says why it is missing.
+    assert.equal(rule?.status, "error");
+    assert.match(
+      rule?.message ?? "",
+      /failed to substitute variables in context entry user \{\{ imageData\.configData\.config\.User \}\}: .*--registry/,
+    );
+    assert.deepEqual(warnings, []);
   });
   test("without such a default the entry is still an error naming --registry, never a pass", () => {
     const user = { name: "user", variable: { jmesPath: "imageData.configData.config.User" } };

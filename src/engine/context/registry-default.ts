@@ -12,8 +12,10 @@ export function defaultReadingEntry(name: string, later: readonly ContextEntry[]
   const mentions = namesEntry(name);
   return later.find((e) => {
     const v = e.variable;
-    if (v === undefined || v.default === undefined) return false;
-    return mentions.test(v.jmesPath ?? "") || mentions.test(JSON.stringify(v.value ?? null));
+    // Only a query of the context stands in with its default: variables in a value that cannot be
+    // substituted are the entry's error whatever the default (Kyverno's variable loader).
+    if (v === undefined || v.default === undefined || (v.value !== undefined && v.value !== null)) return false;
+    return mentions.test(v.jmesPath ?? "");
   });
 }
 

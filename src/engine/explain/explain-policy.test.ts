@@ -316,7 +316,8 @@ describe("engine.explain: validate", () => {
       entries: [
         {
           name: "allowed",
-          value: "(not loaded: failed to load context entry allowed: configmap default/missing not found)",
+          value:
+            "(not loaded: failed to retrieve config map for context entry allowed: configmap default/missing not found)",
         },
         { name: "size", value: "3" },
       ],

@@ -167,9 +167,10 @@ function checkContextEntry(e: ContextEntry, path: string): PolicyProblem[] {
       ),
     );
   if (e.variable) {
-    if (e.variable.value === undefined && e.variable.jmesPath === undefined)
+    // A null value is none (Kyverno's GetValue is nil), and so is an empty jmesPath.
+    if ((e.variable.value === undefined || e.variable.value === null) && !e.variable.jmesPath)
       out.push(problem(`${path}.variable`, "a variable must define a value or a jmesPath expression"));
-    if (e.variable.default !== undefined && e.variable.jmesPath === undefined)
+    if (e.variable.default !== undefined && !e.variable.jmesPath)
       out.push(
         problem(
           `${path}.variable.default`,
