@@ -69,13 +69,10 @@ export function digestOf(report: JsonObject): string | undefined {
   return typeof d === "string" ? d : undefined;
 }
 
-/** The policies with rows in the report, compacted or read whole. */
+/** The policies with rows in a compacted report (none listed for a report read whole: it has its rows). */
 export function rowPoliciesOf(report: JsonObject): string[] {
   const listed = report[ROW_POLICIES];
-  if (Array.isArray(listed)) return listed.filter((p) => typeof p === "string");
-  return rowsOf(report)
-    .map((row) => row["policy"])
-    .filter((p) => typeof p === "string");
+  return Array.isArray(listed) ? listed.filter((p) => typeof p === "string") : [];
 }
 
 function compactMetadata(meta: JsonObject): JsonObject {
