@@ -83,7 +83,7 @@ function passLines(cluster: Cluster): string[] {
     try {
       const f = JSON.parse(line) as Record<string, unknown>;
       out.push(
-        `scanned ${String(f["scanned"])}, skipped ${String(f["skipped"])}, evaluation ${String(f["evaluationSeconds"])} s wall, ${String(f["evaluationCpuSeconds"])} s CPU; caches (JSON): resources ${String(f["resourceCacheMiB"])} MiB, reports ${String(f["reportCacheMiB"])} MiB; heap used ${String(f["heapUsedMiB"])} MiB, RSS ${String(f["rssMiB"])} MiB`,
+        `scanned ${String(f["scanned"])}, skipped ${String(f["skipped"])}, evaluation ${String(f["evaluationSeconds"])} s (main thread); caches (JSON): resources ${String(f["resourceCacheMiB"])} MiB, reports ${String(f["reportCacheMiB"])} MiB; heap used ${String(f["heapUsedMiB"])} MiB, RSS ${String(f["rssMiB"])} MiB`,
       );
     } catch {
       out.push(line);
