@@ -54,7 +54,7 @@ test("each suite's loading lines, as Kyverno's test prints them, before its tabl
   assert.equal(
     before,
     [
-      `Loading test first ( ${file} ) ...`,
+      `Loading test  ( ${file} ) ...`,
       "  Loading values/variables ...",
       "  Loading user infos ...",
       "  Loading policies ...",

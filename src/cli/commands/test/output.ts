@@ -54,10 +54,13 @@ export function renderRowsTable(rows: readonly KyvernoRow[], detailed: boolean):
 /**
  * What Kyverno's `test` prints for a suite before its table (commands/test/test.go): the test, each
  * thing it loads, the duplicated resources it drops, the counts it applies, then `Checking results`.
- * A suite that stopped loading shows its first line only (its error goes to stderr).
+ * A suite that stopped loading shows its first line only (its error goes to stderr). The test's name
+ * is left blank, as Kyverno v1.19 prints it: it prints the Test's deprecated top-level `name`, which
+ * a test in the current schema never has (one that has it is refused as the old schema), not
+ * `metadata.name`.
  */
 export function renderLoading(suite: SuiteResult): string {
-  const lines = [`Loading test ${suite.name} ( ${suite.file} ) ...`];
+  const lines = [`Loading test  ( ${suite.file} ) ...`];
   const l = suite.loaded;
   if (l === undefined) return lines.join("\n");
   lines.push("  Loading values/variables ...");
