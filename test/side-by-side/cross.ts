@@ -3,8 +3,8 @@
  * resource, through both CLIs as a user runs them: `kyverno apply POLICY... -r RESOURCES -p
  * --output-format json` beside `bylaw apply` with the same arguments. The policies go in batches
  * (`--batch`, default 20); a batch Bylaw refuses as a whole (an invalid policy exits 2, where Kyverno
- * skips the policy and goes on), or one Kyverno's CLI stops on (a panic in its fake client), is run
- * again one policy at a time. Results are keyed by policy, rule and resource
+ * skips the policy and goes on), or one Kyverno's CLI stops on (a panic in its fake client), is split
+ * in halves until the policy that spoils it is alone. `--out` is rewritten after each batch. Results are keyed by policy, rule and resource
  * (apiVersion/kind/namespace/name) and compared as multisets of (result, message): the corpus holds
  * several resources of the same name. Prints the counts and the first differences; `--out FILE`
  * writes every difference as TSV (key, kyverno, bylaw).
@@ -159,14 +159,21 @@ async function main(): Promise<number> {
   let same = 0;
   const notes: string[] = [];
   const size = Number(values.batch);
-  const compareBatch = async (batch: readonly string[], retry: boolean): Promise<void> => {
+  // A batch one policy spoils is split in halves until the policy is alone: a few runs of Kyverno's
+  // CLI (each reads every resource) instead of one per policy of the batch.
+  const bisect = async (batch: readonly string[]): Promise<void> => {
+    const half = Math.ceil(batch.length / 2);
+    await compareBatch(batch.slice(0, half));
+    await compareBatch(batch.slice(half));
+  };
+  const compareBatch = async (batch: readonly string[]): Promise<void> => {
     const args = ["apply", ...batch, "-r", resources, "-p", "--output-format", "json", "--remove-color"];
     const [k, b] = [await run(values.kyverno as string, args), await run(process.execPath, [bylawBin, ...args])];
     const kRows = reportRows(k.stdout);
     const bRows = reportRows(b.stdout);
     if (bRows === undefined || (b.code === 2 && bRows.size === 0 && (kRows?.size ?? 0) > 0)) {
-      if (retry && batch.length > 1) {
-        for (const one of batch) await compareBatch([one], false);
+      if (batch.length > 1) {
+        await bisect(batch);
         return;
       }
       notes.push(`bylaw (exit ${b.code}): ${firstLine(b.stderr + b.stdout)} [${names(batch)}]`);
@@ -174,8 +181,8 @@ async function main(): Promise<number> {
     }
     if (kRows === undefined) {
       // Kyverno's CLI stops the whole batch on one policy it cannot run (a panic in its fake client).
-      if (retry && batch.length > 1) {
-        for (const one of batch) await compareBatch([one], false);
+      if (batch.length > 1) {
+        await bisect(batch);
         return;
       }
       notes.push(`kyverno (exit ${k.code}): ${firstLine(k.stderr + k.stdout)} [${names(batch)}]`);
@@ -189,9 +196,20 @@ async function main(): Promise<number> {
       else differences.push([key, kv.join(" | "), bv.join(" | ")]);
     }
   };
+  const writeOut = (): void => {
+    if (values.out !== undefined)
+      writeFileSync(
+        values.out,
+        differences.map((d) => d.map((c) => c.replace(/[\t\n]/g, " ")).join("\t")).join("\n") + "\n",
+      );
+  };
   for (let i = 0; i < policyList.length; i += size) {
-    await compareBatch(policyList.slice(i, i + size), true);
-    process.stderr.write(`\r${Math.min(i + size, policyList.length)}/${policyList.length} policies`);
+    await compareBatch(policyList.slice(i, i + size));
+    // What is known so far, for a run stopped before its end.
+    writeOut();
+    process.stderr.write(
+      `\r${Math.min(i + size, policyList.length)}/${policyList.length} policies: ${compared} keys, ${differences.length} different`,
+    );
   }
   process.stderr.write("\n");
   if (process.env["CROSS_KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
@@ -202,11 +220,7 @@ async function main(): Promise<number> {
   for (const n of notes) console.log(`note: ${n}`);
   for (const d of differences.slice(0, Number(values.show)))
     console.log(`${d[0]}\n  kyverno: ${d[1]}\n  bylaw:   ${d[2]}`);
-  if (values.out !== undefined)
-    writeFileSync(
-      values.out,
-      differences.map((d) => d.map((c) => c.replace(/[\t\n]/g, " ")).join("\t")).join("\n") + "\n",
-    );
+  writeOut();
   return 0;
 }
 
