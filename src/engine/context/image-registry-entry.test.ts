@@ -108,9 +108,10 @@ describe("imageRegistry context entries", () => {
       ),
     );
     assert.equal(failed.rule?.status, "error");
-    assert.match(
-      failed.rule?.message ?? "",
-      /failed to load context entry img: failed to fetch image descriptor: ghcr\.io\/org\/app:v1, error: .*MANIFEST_UNKNOWN/,
+    // As kyverno apply --registry words it: the loader's error, naming no entry, where the deny key is resolved.
+    assert.equal(
+      failed.rule?.message,
+      "failed to check deny conditions: failed to substitute variables in condition key: failed to resolve img at path : failed to fetch image descriptor: ghcr.io/org/app:v1, error: GET https://ghcr.io/v2/org/app/manifests/v1: unexpected status code 404: MANIFEST_UNKNOWN",
     );
   });
 });

@@ -74,9 +74,10 @@ export function loadContextEntries(entries: readonly ContextEntry[], scope: Subs
 const BYLAW_REFUSALS = new Set(["unavailable", "unsupported", "refused", "not-ready", "pending"]);
 
 /**
- * How a failed entry reads: a variable's, an API call's or a ConfigMap's failure in Kyverno's words
- * (its loaders' own text, `failed to fetch data for APICall: …` and `failed to retrieve config map
- * for context entry NAME: failed to get configmap NS/NAME : …`); Bylaw's own refusals (nothing here can load the entry, a
+ * How a failed entry reads: a variable's, an API call's, a ConfigMap's or an image registry's failure
+ * in Kyverno's words (its loaders' own text, `failed to fetch data for APICall: …`, `failed to
+ * retrieve config map for context entry NAME: failed to get configmap NS/NAME : …` and `failed to
+ * fetch image descriptor: REF, error: …`); Bylaw's own refusals (nothing here can load the entry, a
  * call Bylaw does not make, a tenant's refused read) and other entries name the entry.
  */
 function failureMessage(entry: ContextEntry, error: { readonly kind: string; readonly message: string }): string {
@@ -85,6 +86,9 @@ function failureMessage(entry: ContextEntry, error: { readonly kind: string; rea
     if (entry.apiCall !== undefined) return `failed to fetch data for APICall: ${error.message}`;
     if (entry.configMap !== undefined)
       return `failed to retrieve config map for context entry ${entry.name}: ${error.message}`;
+    // Kyverno's image data loader returns the registry's failure as it is (`failed to fetch image
+    // descriptor: REF, error: …`), naming no entry.
+    if (entry.imageRegistry !== undefined) return error.message;
   }
   return `failed to load context entry ${entry.name}: ${error.message}`;
 }
