@@ -11,6 +11,7 @@ export function descriptor(given: Given): PolicyKindDescriptor {
     status: "none",
     shortName: "",
     boundBy: undefined,
+    reportSource: "",
     resource: pluralOf(given.kind),
     ...given,
   };

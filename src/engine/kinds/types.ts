@@ -47,6 +47,12 @@ export interface PolicyKindDescriptor {
   readonly phases: readonly PolicyPhase[];
   /** The CRD's plural resource name (`validatingpolicies`), by which the API server serves it. */
   readonly resource: string;
+  /**
+   * The `source` of its results in a report, as Kyverno's report builder names it
+   * (pkg/utils/report/source.go: `kyverno`, `KyvernoValidatingPolicy`, `ValidatingAdmissionPolicy`,
+   * …); "" for a kind whose results Kyverno never reports (DeletingPolicy).
+   */
+  readonly reportSource: string;
   /** The binding kind that applies a policy of this kind (a ValidatingAdmissionPolicy's); undefined for the others. */
   readonly boundBy: "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" | undefined;
 }

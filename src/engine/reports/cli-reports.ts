@@ -38,5 +38,6 @@ export function buildCliReports(responses: readonly PolicyResponse[], nowMillis:
 function report(kind: string, metadata: { name: string; namespace?: string }, results: JsonObject[]): JsonObject {
   const summary = emptySummary();
   countRows(summary, results);
-  return { apiVersion: API_VERSION, kind, metadata: { creationTimestamp: null, ...metadata }, results, summary };
+  // As Kyverno 1.19's CLI prints it: no creationTimestamp, and the report's own `source` empty.
+  return { apiVersion: API_VERSION, kind, metadata, source: "", results, summary };
 }

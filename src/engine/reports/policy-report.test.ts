@@ -4,6 +4,7 @@ import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { PolicyResponse } from "../pipeline/types.js";
 import { buildPolicyReports } from "./policy-report.js";
 import { reportResult } from "./report-result.js";
+import { reportRows } from "./report-results.js";
 
 function response(o: { scored: boolean; namespace: string; status: "pass" | "fail" }): PolicyResponse {
   const policy = {
@@ -48,4 +49,35 @@ test("one report per namespace, cluster-scoped resources in a ClusterPolicyRepor
   const [result] = reports[1]?.["results"] as { timestamp: unknown; properties: unknown }[];
   assert.deepEqual(result?.timestamp, { seconds: 1_700_000_000, nanos: 0 });
   assert.deepEqual(result?.properties, { process: "background scan" });
+});
+
+test("each row's source names the policy's kind as Kyverno's reports do (pkg/utils/report/source.go)", () => {
+  const sourceOf = (kind: string): unknown => {
+    const r = response({ scored: true, namespace: "team-a", status: "fail" });
+    return reportRows({ ...r, policy: { ...r.policy, kind } as CompiledPolicy }, 0, true)[0]?.["source"];
+  };
+  assert.deepEqual(
+    [
+      "ClusterPolicy",
+      "Policy",
+      "ValidatingPolicy",
+      "NamespacedValidatingPolicy",
+      "ValidatingAdmissionPolicy",
+      "MutatingPolicy",
+      "MutatingAdmissionPolicy",
+      "ImageValidatingPolicy",
+      "GeneratingPolicy",
+    ].map(sourceOf),
+    [
+      "kyverno",
+      "kyverno",
+      "KyvernoValidatingPolicy",
+      "KyvernoValidatingPolicy",
+      "ValidatingAdmissionPolicy",
+      "KyvernoMutatingPolicy",
+      "MutatingAdmissionPolicy",
+      "KyvernoImageValidatingPolicy",
+      "KyvernoGeneratingPolicy",
+    ],
+  );
 });

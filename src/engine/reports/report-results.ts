@@ -6,6 +6,7 @@
 import type { JsonObject } from "../api/json.js";
 import { resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
+import { kindDescriptor } from "../kinds/registry.js";
 import type { PolicyResponse } from "../pipeline/types.js";
 import { reportResult } from "./report-result.js";
 
@@ -25,10 +26,11 @@ export function reportRows(response: PolicyResponse, seconds: number, withResour
   const policy = response.policy.namespace
     ? `${response.policy.namespace}/${response.policy.name}`
     : response.policy.name;
+  const source = kindDescriptor(response.policy.kind)?.reportSource ?? "kyverno";
   return response.rules.map((rule) => {
     const properties = resultProperties(rule, response.policy.background ? "background scan" : "admission review");
     return {
-      source: "kyverno",
+      source,
       policy,
       rule: rule.rule,
       result: reportResult(rule.status, response.policy.scored),

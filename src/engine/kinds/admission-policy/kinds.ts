@@ -8,6 +8,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const VALIDATING_ADMISSION_POLICY: PolicyKindDescriptor = descriptor({
   kind: "ValidatingAdmissionPolicy",
+  reportSource: "ValidatingAdmissionPolicy",
   group: "admissionregistration.k8s.io",
   scope: "cluster",
   language: "cel",

@@ -9,6 +9,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "GeneratingPolicy",
+  reportSource: "KyvernoGeneratingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "cluster",
   language: "generating",
@@ -20,6 +21,7 @@ export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
 
 export const NAMESPACED_GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "NamespacedGeneratingPolicy",
+  reportSource: "KyvernoGeneratingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "namespaced",
   language: "generating",

@@ -4,6 +4,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "ImageValidatingPolicy",
+  reportSource: "KyvernoImageValidatingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "cluster",
   language: "image-validating",
@@ -14,6 +15,7 @@ export const IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
 
 export const NAMESPACED_IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "NamespacedImageValidatingPolicy",
+  reportSource: "KyvernoImageValidatingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "namespaced",
   language: "image-validating",

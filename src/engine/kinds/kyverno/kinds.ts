@@ -6,6 +6,7 @@ const phases = ["validate", "mutate", "generate", "verifyImages"] as const;
 
 export const CLUSTER_POLICY: PolicyKindDescriptor = descriptor({
   kind: "ClusterPolicy",
+  reportSource: "kyverno",
   group: "kyverno.io",
   scope: "cluster",
   language: "kyverno",
@@ -15,6 +16,7 @@ export const CLUSTER_POLICY: PolicyKindDescriptor = descriptor({
 
 export const NAMESPACED_POLICY: PolicyKindDescriptor = descriptor({
   kind: "Policy",
+  reportSource: "kyverno",
   group: "kyverno.io",
   scope: "namespaced",
   language: "kyverno",

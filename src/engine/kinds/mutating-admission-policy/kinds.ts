@@ -8,6 +8,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const MUTATING_ADMISSION_POLICY: PolicyKindDescriptor = descriptor({
   kind: "MutatingAdmissionPolicy",
+  reportSource: "MutatingAdmissionPolicy",
   group: "admissionregistration.k8s.io",
   scope: "cluster",
   language: "mutating",

@@ -4,6 +4,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const MUTATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "MutatingPolicy",
+  reportSource: "KyvernoMutatingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "cluster",
   language: "mutating",
@@ -14,6 +15,7 @@ export const MUTATING_POLICY: PolicyKindDescriptor = descriptor({
 
 export const NAMESPACED_MUTATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "NamespacedMutatingPolicy",
+  reportSource: "KyvernoMutatingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "namespaced",
   language: "mutating",

@@ -9,6 +9,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 export const UNSUPPORTED_KINDS: readonly PolicyKindDescriptor[] = [
   descriptor({
     kind: "CleanupPolicy",
+    reportSource: "kyverno",
     group: "kyverno.io",
     scope: "namespaced",
     language: "unsupported",
@@ -17,6 +18,7 @@ export const UNSUPPORTED_KINDS: readonly PolicyKindDescriptor[] = [
   }),
   descriptor({
     kind: "ClusterCleanupPolicy",
+    reportSource: "kyverno",
     group: "kyverno.io",
     scope: "cluster",
     language: "unsupported",

@@ -4,6 +4,7 @@ import type { PolicyKindDescriptor } from "../types.js";
 
 export const VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "ValidatingPolicy",
+  reportSource: "KyvernoValidatingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "cluster",
   language: "cel",
@@ -14,6 +15,7 @@ export const VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
 
 export const NAMESPACED_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   kind: "NamespacedValidatingPolicy",
+  reportSource: "KyvernoValidatingPolicy",
   group: CEL_POLICY_GROUP,
   scope: "namespaced",
   language: "cel",
