@@ -32,7 +32,8 @@ export function reportRows(response: PolicyResponse, seconds: number, withResour
     return {
       source,
       policy,
-      rule: rule.rule,
+      // Omitted when empty (a CEL policy's result), as Kyverno's report result omits it.
+      ...(rule.rule !== "" ? { rule: rule.rule } : {}),
       result: reportResult(rule.status, response.policy.scored),
       message: overriddenMessage(rule, properties),
       scored: response.policy.scored,
@@ -40,13 +41,14 @@ export function reportRows(response: PolicyResponse, seconds: number, withResour
       ...(response.policy.category !== undefined ? { category: response.policy.category } : {}),
       ...(withResources
         ? {
+            // Each field omitted when empty, as a Kubernetes ObjectReference is written (a JSON payload has none).
             resources: [
-              {
+              nonEmpty({
                 apiVersion: resourceApiVersion(response.resource),
                 kind: resourceKind(response.resource),
                 name: resourceName(response.resource),
-                ...(ns !== "" ? { namespace: ns } : {}),
-              },
+                namespace: ns,
+              }),
             ],
           }
         : {}),
@@ -54,6 +56,10 @@ export function reportRows(response: PolicyResponse, seconds: number, withResour
       timestamp: { seconds, nanos: 0 },
     };
   });
+}
+
+function nonEmpty(fields: Record<string, string>): JsonObject {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ""));
 }
 
 /** Counts each row's `result` into `summary`. */

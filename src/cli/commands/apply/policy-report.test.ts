@@ -81,15 +81,17 @@ describe("bylaw apply -p: Kyverno 1.19's report", () => {
     );
     assert.deepEqual(namespaced?.summary, { error: 0, fail: 0, pass: 2, skip: 0, warn: 0 });
     assert.equal(namespaced?.results[0]?.policy, "shop/named");
-    // Keys sorted at every level, as sigs.k8s.io/yaml writes them.
+    // Keys sorted at every level and a sequence at its key's indentation, as sigs.k8s.io/yaml writes them.
     assert.match(
       out,
-      /^apiVersion: openreports\.io\/v1alpha1\nkind: ClusterReport\nmetadata:\n {2}name: merged\nresults:\n {2}- message: /,
+      /^apiVersion: openreports\.io\/v1alpha1\nkind: ClusterReport\nmetadata:\n {2}name: merged\nresults:\n- message: /,
     );
     assert.match(
       out,
-      /^source: ""\nsummary:\n {2}error: 0\n {2}fail: 1\n {2}pass: 1\n {2}skip: 0\n {2}warn: 0\n---\napiVersion/m,
+      /^source: ""\nsummary:\n {2}error: 0\n {2}fail: 1\n {2}pass: 1\n {2}skip: 0\n {2}warn: 0\n\n---\napiVersion/m,
     );
+    // A blank line after each report (the io adds the last newline), as kyverno apply -p prints them.
+    assert.ok(out.endsWith("warn: 0\n"), out.slice(-40));
   });
 
   test("--output-format json prints each report as one JSON object (--- between them)", async () => {

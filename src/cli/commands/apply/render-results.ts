@@ -3,10 +3,11 @@ import {
   buildCliReports,
   buildPolicyReports,
   explanationText,
+  type JsonObject,
   type PolicyExplanation,
   type PolicyResponse,
 } from "../../../engine/index.js";
-import { writeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
+import { writeKubeYaml, writeYamlStream } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
 import { renderJunit } from "../../output/junit.js";
@@ -143,8 +144,9 @@ function renderKyvernoText(io: Io, options: ApplyOptions, run: RunResults): void
 
 /**
  * -p: Kyverno 1.19's CLI prints the merged openreports ClusterReport, then each namespaced policy's
- * report after a `---` line, as YAML with sorted keys (sigs.k8s.io/yaml) or, with --output-format
- * json, one JSON object per report. --report-api wgpolicyk8s prints Bylaw's PolicyReport per namespace.
+ * report after a `---` line, as sigs.k8s.io/yaml writes it (keys sorted, a sequence at its key's
+ * indentation, a blank line after each report) or, with --output-format json, one JSON object per
+ * report. --report-api wgpolicyk8s prints Bylaw's PolicyReport per namespace.
  */
 function renderReports(io: Io, options: ApplyOptions, run: RunResults): void {
   if (options.reportApi === "wgpolicyk8s") {
@@ -156,9 +158,14 @@ function renderReports(io: Io, options: ApplyOptions, run: RunResults): void {
     );
     return;
   }
-  const reports = buildCliReports(run.responses, run.nowMillis).map(sortedKeys);
-  const text = reports.map((r) => (options.format === "json" ? JSON.stringify(r) : writeYaml(r).trimEnd()));
-  if (text.length > 0) io.out(text.join("\n---\n"));
+  // Each report as Go's fmt.Fprintln prints the marshalled bytes (YAML ends in a newline of its own).
+  const printed = (r: JsonObject): string =>
+    `${options.format === "json" ? JSON.stringify(sortedKeys(r)) : writeKubeYaml(r)}\n`;
+  const text = buildCliReports(run.responses, run.nowMillis)
+    // The merged cluster report has no namespace; every other report is a namespaced policy's, after `---`.
+    .map((r) => ((r["metadata"] as JsonObject)["namespace"] === undefined ? printed(r) : `---\n${printed(r)}`))
+    .join("");
+  if (text !== "") io.out(text.slice(0, -1));
 }
 
 /** kyverno apply's -i/--stdin (stdout only the resources, results to stderr) and -t/--table. */

@@ -6,7 +6,8 @@
  * messageExpression, message, or "CEL expression validation failed at index N"; all true → pass
  * "success". Variables are lazy: each evaluates once, when first read, and a failing one raises
  * its error only where it is read. auditAnnotations evaluate after the validations; their errors
- * are errors. The rule name is "" (Kyverno names none).
+ * are errors, their non-empty string values the result's properties. A failing or erring
+ * validation's index is the property `cel.validationIndex`. The rule name is "" (Kyverno names none).
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
@@ -21,9 +22,13 @@ import { policyActivation } from "../lazy-variables.js";
 
 const NAME = VALIDATING_POLICY_RULE;
 
-function result(status: RuleResult["status"], message: string): RuleResult {
-  return ruleResult(NAME, "Validation", status, message);
+function result(status: RuleResult["status"], message: string, properties?: Record<string, string>): RuleResult {
+  const r = ruleResult(NAME, "Validation", status, message);
+  return properties === undefined || Object.keys(properties).length === 0 ? r : { ...r, properties };
 }
+
+/** Kyverno's report property naming the validation that failed or erred (its vpol engine's `cel.validationIndex`). */
+const VALIDATION_INDEX = "cel.validationIndex";
 
 /** What `exceptions` holds when no partial exception matched. */
 const NO_EXCEPTIONS = Object.freeze({ allowedImages: [], allowedValues: [] });
@@ -84,15 +89,16 @@ export function evaluateBody(
       ? result("skip", "skip")
       : result("error", `failed to load context: ${conditionErrors.join("; ")}`);
   }
-  let failed: RuleResult | undefined;
+  let failed: { readonly index: number; readonly message: string } | undefined;
   for (let i = 0; i < policy.validations.length && failed === undefined; i++) {
     const v = policy.validations[i];
     if (v === undefined) continue;
+    const index = { [VALIDATION_INDEX]: String(i) };
     const r = v.program.evaluate(activation, budget, services);
-    if (!r.ok) return result("error", `error: ${r.error.message}`);
+    if (!r.ok) return result("error", `error: ${r.error.message}`, index);
     if (r.value === true) continue;
     if (r.value !== false)
-      return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`);
+      return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`, index);
     let message = v.message;
     if (v.messageExpression !== undefined) {
       const m = v.messageExpression.evaluate(activation, budget, services);
@@ -103,11 +109,22 @@ export function evaluateBody(
           ? value
           : "failed to convert message expression to string";
     }
-    failed = result("fail", message === "" ? `CEL expression validation failed at index ${i}` : message);
+    failed = { index: i, message: message === "" ? `CEL expression validation failed at index ${i}` : message };
   }
+  // The audit annotations' values are the result's properties (Kyverno's, a non-empty string each).
+  const annotations: Record<string, string> = {};
   for (const a of policy.auditAnnotations) {
     const r = a.program.evaluate(activation, budget, services);
-    if (!r.ok) return result("error", `error: failed to evaluate auditAnnotation '${a.key}': ${r.error.message}`);
+    if (!r.ok)
+      return result(
+        "error",
+        `error: failed to evaluate auditAnnotation '${a.key}': ${r.error.message}`,
+        failed !== undefined ? { [VALIDATION_INDEX]: String(failed.index) } : undefined,
+      );
+    const value = fromCel(r.value);
+    if (typeof value === "string" && value !== "") annotations[a.key] = value;
   }
-  return failed ?? result("pass", "success");
+  if (failed === undefined) return result("pass", "success", annotations);
+  // The index unless an audit annotation of that name says otherwise.
+  return result("fail", failed.message, { [VALIDATION_INDEX]: String(failed.index), ...annotations });
 }

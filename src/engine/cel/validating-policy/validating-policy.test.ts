@@ -113,6 +113,26 @@ describe("ValidatingPolicy", () => {
     assert.deepEqual(run(p, latest), [["", "fail", "latest"]]);
   });
 
+  test("a failing or erring validation's index and the audit annotations are the result's properties, as Kyverno's vpol engine gives them", () => {
+    const properties = (spec: JsonObject): unknown =>
+      engine.validate(vpol(spec), { resource: latest, operation: "CREATE", namespaceLabels: {} }).rules[0]?.properties;
+    const annotations = [
+      { key: "who", valueExpression: "object.metadata.name" },
+      { key: "empty", valueExpression: "''" },
+    ];
+    assert.deepEqual(
+      properties({ validations: [{ expression: "true" }, { expression: "false" }], auditAnnotations: annotations }),
+      { "cel.validationIndex": "1", who: "b" },
+    );
+    assert.deepEqual(properties({ validations: [{ expression: "true" }], auditAnnotations: annotations }), {
+      who: "b",
+    });
+    assert.equal(properties({ validations: [{ expression: "true" }] }), undefined);
+    assert.deepEqual(properties({ validations: [{ expression: "true" }, { expression: "object.spec.nope == 1" }] }), {
+      "cel.validationIndex": "1",
+    });
+  });
+
   test("an evaluation error is an error result, never a pass", () => {
     const [row] = run(vpol({ validations: [{ expression: "object.spec.nope == 1" }] }), latest);
     assert.equal(row?.[1], "error");
