@@ -132,7 +132,7 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
   }
 
   it("a ValidatingPolicy calling http.Get takes the record-and-re-run path", () => {
-    const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed`)], []);
+    const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed == true`)], []);
     const [policy] = t.deps.policies().policies;
     assert.ok(policy !== undefined && policyUsesNetworkCalls(policy));
     assert.equal(
@@ -168,7 +168,7 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
 
   it("a loopback URL is refused by the egress filter by default: a rule error under failurePolicy Fail, and no connection", async () => {
     const before = listener.seen.length;
-    const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed`)], []);
+    const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed == true`)], []);
     const answer = await review(t.deps, "good");
     assert.equal(answer.response?.allowed, false);
     assert.match(
@@ -180,7 +180,10 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
   });
 
   it("with --egress-allow 127.0.0.0/8 the policy decides on the listener's answer; no Authorization header is sent", async () => {
-    const t = setUp([vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed`)], ["127.0.0.0/8"]);
+    const t = setUp(
+      [vpol(`http.Get("${listener.url}/decide/" + object.metadata.name).allowed == true`)],
+      ["127.0.0.0/8"],
+    );
     const before = listener.seen.length;
     const good = await review(t.deps, "good");
     assert.equal(good.response?.allowed, true);
@@ -215,14 +218,14 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
   });
 
   it("an upstream body reaches the policy only: a rule error on it never copies the body into the message", async () => {
-    const t = setUp([vpol(`http.Get("${listener.url}/canary").allowed`)], ["127.0.0.0/8"]);
+    const t = setUp([vpol(`http.Get("${listener.url}/canary").allowed == true`)], ["127.0.0.0/8"]);
     const answer = await review(t.deps, "p2");
     assert.equal(answer.response?.allowed, false);
     assert.doesNotMatch(JSON.stringify(answer), new RegExp(CANARY));
   });
 
   it("a NamespacedValidatingPolicy may not make http calls: refused before anything is made, answered under failurePolicy Fail", async () => {
-    const t = setUp([vpol(`http.Get("${listener.url}/decide/good").allowed`, "team")], ["127.0.0.0/8"]);
+    const t = setUp([vpol(`http.Get("${listener.url}/decide/good").allowed == true`, "team")], ["127.0.0.0/8"]);
     const before = listener.seen.length;
     const answer = await review(t.deps, "good");
     assert.equal(answer.response?.allowed, false);
@@ -242,12 +245,12 @@ describe("CEL http.Get/Post in admission, through the record and the egress filt
     try {
       const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/decide`;
       const trusted = setUp(
-        [vpol(`http.Client(${JSON.stringify(tls.caCert)}).Get("${url}").allowed`)],
+        [vpol(`http.Client(${JSON.stringify(tls.caCert)}).Get("${url}").allowed == true`)],
         ["127.0.0.0/8"],
       );
       const ok3 = await review(trusted.deps, "p3");
       assert.equal(ok3.response?.allowed, true, JSON.stringify(ok3.response));
-      const untrusted = setUp([vpol(`http.Get("${url}").allowed`)], ["127.0.0.0/8"]);
+      const untrusted = setUp([vpol(`http.Get("${url}").allowed == true`)], ["127.0.0.0/8"]);
       const answer = await review(untrusted.deps, "p4");
       assert.equal(answer.response?.allowed, false);
       assert.match(answer.response?.status?.message ?? "", /certificate/i);

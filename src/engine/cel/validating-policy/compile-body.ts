@@ -107,25 +107,58 @@ export function compileBody(
     if (!r.ok) failure = `policy ${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
     return r.ok ? r.value : undefined;
   };
+  // Kyverno's compiler (pkg/cel/compiler) wants an expression's type exactly: where cel-go infers
+  // dyn (`object.spec.flag` as a validation) the policy is refused. cel-go types each `variables.X`
+  // by X's expression, Bylaw's checker has them all dyn: an expression reading a variable whose type
+  // Bylaw cannot tell is not refused for dyn. A ValidatingAdmissionPolicy is Kubernetes' to check.
+  const variableTypes = new Map<string, string | undefined>();
+  const exactly = (
+    field: string,
+    program: CelProgram | undefined,
+    types: readonly string[],
+    wanted: string,
+  ): CelProgram | undefined => {
+    if (program === undefined || kindName === "ValidatingAdmissionPolicy" || types.includes(program.outputType))
+      return program;
+    if (program.outputType === "dyn" && variablesRead(program.expression).some((v) => variableTypes.get(v) !== "dyn"))
+      return program;
+    failure ??= `policy ${name}: ${prefix}${field}: compilation failed: output is expected to be ${wanted}`;
+    return undefined;
+  };
   const programs = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
   const matchConditions = programs(
     list(spec["matchConditions"]).map((c, i) => {
-      const program = compile(`spec.matchConditions[${i}].expression`, text(c, "expression"), "bool", []);
+      const field = `spec.matchConditions[${i}].expression`;
+      const program = exactly(field, compile(field, text(c, "expression"), "bool", []), ["bool"], "of type bool");
       return program === undefined ? undefined : { name: text(c, "name") ?? "", program };
     }),
   );
   const variables = programs(
     list(spec["variables"]).map((v, i) => {
       const program = compile(`spec.variables[${i}].expression`, text(v, "expression"), undefined, variableNames);
+      if (program !== undefined)
+        variableTypes.set(
+          variableNames[i] ?? "",
+          variablesRead(program.expression).length === 0 ? program.outputType : undefined,
+        );
       return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
     }),
   );
   const validations = programs(
     list(spec["validations"]).map((v, i) => {
-      const program = compile(`spec.validations[${i}].expression`, text(v, "expression"), "bool", variableNames);
+      const field = `spec.validations[${i}].expression`;
+      const program = exactly(
+        field,
+        compile(field, text(v, "expression"), "bool", variableNames),
+        ["bool"],
+        "of type bool",
+      );
       const me = text(v, "messageExpression");
+      const meField = `spec.validations[${i}].messageExpression`;
       const messageExpression =
-        me === undefined ? undefined : compile(`spec.validations[${i}].messageExpression`, me, "string", variableNames);
+        me === undefined
+          ? undefined
+          : exactly(meField, compile(meField, me, "string", variableNames), ["string"], "of type string");
       return program === undefined
         ? undefined
         : { expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression };
@@ -134,11 +167,12 @@ export function compileBody(
   // Kyverno compiles no auditAnnotations for a JSON-mode policy.
   const auditAnnotations = programs(
     (jsonMode ? [] : list(spec["auditAnnotations"])).map((a, i) => {
-      const program = compile(
-        `spec.auditAnnotations[${i}].valueExpression`,
-        text(a, "valueExpression"),
-        undefined,
-        variableNames,
+      const field = `spec.auditAnnotations[${i}].valueExpression`;
+      const program = exactly(
+        field,
+        compile(field, text(a, "valueExpression"), undefined, variableNames),
+        ["string", "null"],
+        "either of type string or null_type",
       );
       return program === undefined ? undefined : { key: text(a, "key") ?? "", program };
     }),
@@ -257,4 +291,9 @@ function undefinedFieldText(expression: string, e: CelCompileError): string {
   return expression[offset - 1] === "."
     ? compileError(expression, offset - 1, `undefined field '${field}'`).message
     : e.message;
+}
+
+/** The names of the variables an expression reads (`variables.NAME`). */
+function variablesRead(expression: string): string[] {
+  return [...expression.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? "");
 }

@@ -117,7 +117,7 @@ describe("ValidatingPolicy", () => {
     const properties = (spec: JsonObject): unknown =>
       engine.validate(vpol(spec), { resource: latest, operation: "CREATE", namespaceLabels: {} }).rules[0]?.properties;
     const annotations = [
-      { key: "who", valueExpression: "object.metadata.name" },
+      { key: "who", valueExpression: "string(object.metadata.name)" },
       { key: "empty", valueExpression: "''" },
     ];
     assert.deepEqual(
@@ -131,6 +131,52 @@ describe("ValidatingPolicy", () => {
     assert.deepEqual(properties({ validations: [{ expression: "true" }, { expression: "object.spec.nope == 1" }] }), {
       "cel.validationIndex": "1",
     });
+  });
+
+  test("an expression of the wrong type exactly (dyn where cel-go infers dyn) fails to compile, as Kyverno's compiler refuses it", () => {
+    const message = (spec: JsonObject): string => run(vpol(spec), latest)[0]?.[2] ?? "";
+    assert.match(
+      message({ validations: [{ expression: "object.metadata.labels" }] }),
+      /spec\.validations\[0\]\.expression: compilation failed: output is expected to be of type bool$/,
+    );
+    // A variable typed by an expression that reads object is dyn in cel-go too.
+    assert.match(
+      message({
+        variables: [{ name: "flag", expression: "object.spec.flag" }],
+        validations: [{ expression: "variables.flag" }],
+      }),
+      /output is expected to be of type bool$/,
+    );
+    assert.match(
+      message({ validations: [{ expression: "false", messageExpression: "object.metadata.name" }] }),
+      /spec\.validations\[0\]\.messageExpression: compilation failed: output is expected to be of type string$/,
+    );
+    assert.match(
+      message({
+        validations: [{ expression: "true" }],
+        auditAnnotations: [{ key: "a", valueExpression: "object.metadata.name" }],
+      }),
+      /spec\.auditAnnotations\[0\]\.valueExpression: compilation failed: output is expected to be either of type string or null_type$/,
+    );
+    assert.match(
+      message({ validations: [{ expression: "true" }], auditAnnotations: [{ key: "a", valueExpression: "1" }] }),
+      /output is expected to be either of type string or null_type$/,
+    );
+    // Typed exactly: string(), a comparison; a variable whose own expression reads another variable may be typed.
+    assert.deepEqual(
+      run(
+        vpol({
+          variables: [
+            { name: "big", expression: "size(object.spec.containers) > 0" },
+            { name: "any", expression: "variables.big" },
+          ],
+          validations: [{ expression: "variables.any", messageExpression: "string(object.metadata.name)" }],
+          auditAnnotations: [{ key: "who", valueExpression: "string(object.metadata.name)" }],
+        }),
+        latest,
+      ),
+      [["", "pass", "success"]],
+    );
   });
 
   test("an evaluation error is an error result, never a pass", () => {
