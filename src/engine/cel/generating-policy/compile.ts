@@ -11,6 +11,7 @@ import type { CelEngine } from "../types.js";
 import { compileBody } from "../validating-policy/compile-body.js";
 import { compileTemplate } from "./template.js";
 import type { CompiledGeneratingPolicy, CompiledGeneration } from "./compiled.js";
+import { ExactTypes } from "../exact-types.js";
 
 function enabled(evaluation: JsonObject, key: string): boolean {
   const part = evaluation[key];
@@ -30,11 +31,13 @@ export function compileGeneratingBody(
   if (!body.ok) return body;
   let failure = body.failure;
   const variableNames = body.compiled.variables.map((v) => v.name);
+  const types = new ExactTypes();
+  for (const v of body.compiled.variables) types.variable(v.name, v.program);
   const generate: CompiledGeneration[] = [];
   for (const [i, g] of list(spec["generate"]).entries()) {
     if (failure !== undefined) break;
     const field = `spec.generate[${i}]`;
-    const compiled = compileGeneration(g, { field, name, cel, variableNames });
+    const compiled = compileGeneration(g, { field, name, cel, variableNames, types });
     if (typeof compiled === "string") failure = compiled;
     else generate.push(compiled);
   }
@@ -57,7 +60,7 @@ export function compileGeneratingBody(
 /** One `spec.generate[i]` compiled, or the failure naming the policy and field. */
 function compileGeneration(
   g: JsonObject,
-  at: { field: string; name: string; cel: CelEngine; variableNames: readonly string[] },
+  at: { field: string; name: string; cel: CelEngine; variableNames: readonly string[]; types: ExactTypes },
 ): CompiledGeneration | string {
   const { field, name, cel, variableNames } = at;
   const expression = typeof g["expression"] === "string" && g["expression"] !== "" ? g["expression"] : undefined;
@@ -78,7 +81,10 @@ function compileGeneration(
   if (expression === undefined || expression.trim() === "")
     return `policy ${name}: ${field}: one of expression or template must be set`;
   const r = cel.compile(expression, { variableNames });
-  return r.ok
+  if (!r.ok) return `policy ${name}: ${field}.expression: compilation failed: ${r.error.message}`;
+  // Kyverno's compiler wants a generate expression of type bool exactly (exact-types.ts).
+  const refusal = at.types.refusal(r.value, ["bool"], "of type bool");
+  return refusal === undefined
     ? { kind: "expression", expression, program: r.value }
-    : `policy ${name}: ${field}.expression: compilation failed: ${r.error.message}`;
+    : `policy ${name}: ${field}.expression: compilation failed: ${refusal}`;
 }

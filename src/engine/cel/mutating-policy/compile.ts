@@ -17,6 +17,7 @@ import type { CompiledConstraints } from "../validating-policy/match-constraints
 import type { CompiledMutatingBody, CompiledMutation, CompiledTargets } from "./compiled.js";
 import { jsonPatchLibrary } from "./json-patch-library.js";
 import { asWritten, structLiteralsAsMaps } from "./struct-literals.js";
+import { ExactTypes } from "../exact-types.js";
 
 const ENGINES: { cluster?: CelEngine; namespaced?: CelEngine } = {};
 
@@ -51,7 +52,7 @@ export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cl
       continue;
     }
     const prefix = i === 0 ? "" : "(autogen for pod controllers) ";
-    const programs = compilePrograms(s, { name: `${label} ${name}`, cel, prefix });
+    const programs = compilePrograms(s, { name: `${label} ${name}`, cel, prefix, exactTypes: true });
     if (i > 0 || !mutatesExisting(s)) {
       bodies.push({ constraints: constraints.value, ...programs });
       continue;
@@ -72,9 +73,16 @@ type Programs = Omit<CompiledMutatingBody, "constraints">;
  */
 export function compilePrograms(
   spec: JsonObject,
-  at: { readonly name: string; readonly cel: CelEngine; readonly prefix: string },
+  at: {
+    readonly name: string;
+    readonly cel: CelEngine;
+    readonly prefix: string;
+    /** Types checked exactly, as Kyverno's compiler checks a MutatingPolicy's (exact-types.ts); not Kubernetes' MutatingAdmissionPolicy. */
+    readonly exactTypes?: boolean;
+  },
 ): Programs {
   const { name, cel, prefix } = at; // `name` is `<Kind> <name>`, as messages start
+  const types = at.exactTypes === true ? new ExactTypes() : undefined;
   let failure = notRun(spec, name);
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
   const compile = (field: string, expression: string | undefined, expectType?: string): CelProgram | undefined => {
@@ -91,13 +99,17 @@ export function compilePrograms(
   const defined = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
   const matchConditions = defined(
     list(spec["matchConditions"]).map((c, i) => {
-      const program = compile(`spec.matchConditions[${i}].expression`, text(c, "expression"), "bool");
-      return program === undefined ? undefined : { name: text(c, "name") ?? "", program };
+      const field = `spec.matchConditions[${i}].expression`;
+      const program = compile(field, text(c, "expression"), "bool");
+      const refusal = program === undefined ? undefined : types?.refusal(program, ["bool"], "of type bool");
+      if (refusal !== undefined) failure ??= `${name}: ${prefix}${field}: compilation failed: ${refusal}`;
+      return program === undefined || refusal !== undefined ? undefined : { name: text(c, "name") ?? "", program };
     }),
   );
   const variables = defined(
     list(spec["variables"]).map((v, i) => {
       const program = compile(`spec.variables[${i}].expression`, text(v, "expression"));
+      if (program !== undefined) types?.variable(variableNames[i] ?? "", program);
       return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
     }),
   );

@@ -42,6 +42,21 @@ describe("MutatingPolicy", () => {
     assert.deepEqual((r.patched?.["metadata"] as JsonObject)["labels"], { app: "x", team: "a" });
   });
 
+  test("a matchCondition cel-go types dyn fails to compile, as Kyverno's compiler refuses it; the resource is not patched", () => {
+    const r = run(
+      mpol({ matchConditions: [{ name: "c", expression: "object.metadata.name" }], mutations: [addLabel] }),
+      pod({ name: "a" }),
+    );
+    assert.deepEqual(r.rules, [
+      [
+        "evaluation",
+        "error",
+        "failed to evaluate policy: MutatingPolicy mp: spec.matchConditions[0].expression: compilation failed: output is expected to be of type bool",
+      ],
+    ]);
+    assert.equal((r.patched?.["metadata"] as JsonObject | undefined)?.["labels"], undefined);
+  });
+
   test("a JSONPatch with jsonpatch.escapeKey adds an annotation whose key holds a slash", () => {
     const p = mpol({
       mutations: [

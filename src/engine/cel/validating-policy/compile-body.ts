@@ -12,6 +12,7 @@ import { compileError } from "../errors.js";
 import { autogenSpecs } from "./autogen.js";
 import type { CompiledValidatingPolicy } from "./compiled.js";
 import { compileConstraints, type CompiledConstraints } from "./match-constraints.js";
+import { ExactTypes } from "../exact-types.js";
 
 /** A JSON-mode policy has no matchConstraints: no Kubernetes request matches it (Kyverno's matcher answers false). */
 const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }), namespaceLabelsFor: () => undefined };
@@ -107,22 +108,21 @@ export function compileBody(
     if (!r.ok) failure = `policy ${name}: ${prefix}${field}: compilation failed: ${r.error.message}`;
     return r.ok ? r.value : undefined;
   };
-  // Kyverno's compiler (pkg/cel/compiler) wants an expression's type exactly: where cel-go infers
-  // dyn (`object.spec.flag` as a validation) the policy is refused. cel-go types each `variables.X`
-  // by X's expression, Bylaw's checker has them all dyn: an expression reading a variable whose type
-  // Bylaw cannot tell is not refused for dyn. A ValidatingAdmissionPolicy is Kubernetes' to check.
-  const variableTypes = new Map<string, string | undefined>();
+  // Types exactly as Kyverno's compiler wants them (exact-types.ts); a ValidatingAdmissionPolicy is
+  // Kubernetes' to check.
+  const types = new ExactTypes();
   const exactly = (
     field: string,
     program: CelProgram | undefined,
-    types: readonly string[],
+    allowed: readonly string[],
     wanted: string,
   ): CelProgram | undefined => {
-    if (program === undefined || kindName === "ValidatingAdmissionPolicy" || types.includes(program.outputType))
-      return program;
-    if (program.outputType === "dyn" && variablesRead(program.expression).some((v) => variableTypes.get(v) !== "dyn"))
-      return program;
-    failure ??= `policy ${name}: ${prefix}${field}: compilation failed: output is expected to be ${wanted}`;
+    const refusal =
+      program === undefined || kindName === "ValidatingAdmissionPolicy"
+        ? undefined
+        : types.refusal(program, allowed, wanted);
+    if (refusal === undefined) return program;
+    failure ??= `policy ${name}: ${prefix}${field}: compilation failed: ${refusal}`;
     return undefined;
   };
   const programs = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
@@ -136,11 +136,7 @@ export function compileBody(
   const variables = programs(
     list(spec["variables"]).map((v, i) => {
       const program = compile(`spec.variables[${i}].expression`, text(v, "expression"), undefined, variableNames);
-      if (program !== undefined)
-        variableTypes.set(
-          variableNames[i] ?? "",
-          variablesRead(program.expression).length === 0 ? program.outputType : undefined,
-        );
+      if (program !== undefined) types.variable(variableNames[i] ?? "", program);
       return program === undefined ? undefined : { name: variableNames[i] ?? "", program };
     }),
   );
@@ -291,9 +287,4 @@ function undefinedFieldText(expression: string, e: CelCompileError): string {
   return expression[offset - 1] === "."
     ? compileError(expression, offset - 1, `undefined field '${field}'`).message
     : e.message;
-}
-
-/** The names of the variables an expression reads (`variables.NAME`). */
-function variablesRead(expression: string): string[] {
-  return [...expression.matchAll(/\bvariables\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? "");
 }

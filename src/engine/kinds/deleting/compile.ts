@@ -15,6 +15,7 @@ import { isCronSchedule } from "../../policy/cleanup/cron-schedule.js";
 import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
 import type { PolicyKindName } from "../types.js";
 import type { CompiledDeletingBody, DeletionPropagation } from "./body.js";
+import { ExactTypes } from "../../cel/exact-types.js";
 
 type Programs = { ok: true; value: { name: string; program: CelProgram }[] } | { ok: false; problem: PolicyProblem };
 
@@ -75,12 +76,14 @@ function compileBody(
   const constraints = compileConstraints(everyOperation(spec), what);
   if (!constraints.ok) problems.push(...constraints.problems);
   const names = list(spec["variables"]).map((v) => (typeof v["name"] === "string" ? v["name"] : ""));
+  const types = new ExactTypes();
   const variables = programs(cel, {
     field: "spec.variables",
     items: spec["variables"],
     names,
     expectType: undefined,
     what,
+    types,
   });
   if (!variables.ok) problems.push(variables.problem);
   const conditions = programs(cel, {
@@ -89,6 +92,7 @@ function compileBody(
     names,
     expectType: "bool",
     what,
+    types,
   });
   if (!conditions.ok) problems.push(conditions.problem);
   if (problems.length > 0 || !constraints.ok || !variables.ok || !conditions.ok) return { ok: false, problems };
@@ -107,7 +111,15 @@ function compileBody(
 
 function programs(
   cel: CelEngine,
-  at: { field: string; items: JsonValue | undefined; names: string[]; expectType: string | undefined; what: string },
+  at: {
+    field: string;
+    items: JsonValue | undefined;
+    names: string[];
+    expectType: string | undefined;
+    what: string;
+    /** Variables are recorded in it; a typed expression is checked against it, as Kyverno's compiler checks (exact-types.ts). */
+    types: ExactTypes;
+  },
 ): Programs {
   const out: { name: string; program: CelProgram }[] = [];
   for (const [i, item] of list(at.items).entries()) {
@@ -119,9 +131,17 @@ function programs(
       variableNames: at.names,
       ...(at.expectType !== undefined ? { expectType: at.expectType } : {}),
     });
-    if (!r.ok)
-      return { ok: false, problem: problem(field, `${at.what}: ${field}: compilation failed: ${r.error.message}`) };
-    out.push({ name: typeof item["name"] === "string" ? item["name"] : "", program: r.value });
+    const refusal =
+      !r.ok || at.expectType === undefined
+        ? undefined
+        : at.types.refusal(r.value, [at.expectType], `of type ${at.expectType}`);
+    const failed = !r.ok ? r.error.message : refusal;
+    if (failed !== undefined)
+      return { ok: false, problem: problem(field, `${at.what}: ${field}: compilation failed: ${failed}`) };
+    if (!r.ok) continue;
+    const name = typeof item["name"] === "string" ? item["name"] : "";
+    if (at.expectType === undefined) at.types.variable(name, r.value);
+    out.push({ name, program: r.value });
   }
   return { ok: true, value: out };
 }

@@ -105,6 +105,12 @@ test("an invalid schedule, a missing one, a bad propagation or CEL that does not
   assert.match(bad[0] ?? "", /^spec\.conditions\[0\]\.expression: DeletingPolicy old-pods: .*compilation failed/);
   const notBool = problems(dpol({ conditions: [{ name: "c", expression: "'yes'" }] }));
   assert.match(notBool[0] ?? "", /^spec\.conditions\[0\]\.expression: /);
+  // dyn is not bool to Kyverno's compiler either (it wants the type exactly).
+  const dyn = problems(dpol({ conditions: [{ name: "c", expression: "object.metadata.labels" }] }));
+  assert.match(
+    dyn[0] ?? "",
+    /^spec\.conditions\[0\]\.expression: .*compilation failed: output is expected to be of type bool$/,
+  );
   assert.match(
     problems(dpol({ matchConstraints: { resourceRules: [] } }))[0] ?? "",
     /^spec\.matchConstraints\.resourceRules: /,

@@ -371,3 +371,13 @@ test("a template whose aliases expand without bound is refused at load, with or 
     );
   }
 });
+
+test("a generate expression cel-go types other than bool fails to compile, as Kyverno's compiler refuses it", () => {
+  const policy = compiled(gpol({ matchConstraints: namespaces, generate: [{ expression: "object.metadata.name" }] }));
+  const [r] = engine.generate(policy, ns, none).rules;
+  assert.equal(r?.status, "error");
+  assert.match(
+    r?.message ?? "",
+    /spec\.generate\[0\]\.expression: compilation failed: output is expected to be of type bool$/,
+  );
+});
