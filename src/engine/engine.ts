@@ -12,7 +12,7 @@ import { MatcherCache } from "./match/shared-match.js";
 import { mutateRequest, type MutationResult } from "./pipeline/mutate-request.js";
 import { PreparedRequest, prepareRequest } from "./pipeline/prepared-request.js";
 import { validateJsonPayload, type JsonPayloadRequest } from "./pipeline/validate-json.js";
-import { validateHttpPayload, type HttpPayloadRequest } from "./pipeline/validate-http.js";
+import { validateAuthzPayload, type AuthzRequest } from "./pipeline/validate-authz.js";
 import type { EngineEnv, EngineRequest, PolicyResponse } from "./pipeline/types.js";
 import type { CompileEnv, CompileOptions, CompileOutcome } from "./policy/compile-policy.js";
 import { compileDocument } from "./kinds/compile.js";
@@ -75,10 +75,11 @@ export interface Engine {
    */
   validateJson(policy: CompiledPolicy, request: JsonPayloadRequest): PolicyResponse;
   /**
-   * Run an HTTP-mode ValidatingPolicy (spec.evaluation.mode HTTP) against one HTTP request
-   * (`decodeHttpRequest` reads it from a payload). Any other policy never runs on one: its response has no rules.
+   * Run an HTTP-mode (Envoy-mode) ValidatingPolicy against one HTTP request (Envoy check):
+   * `decodeHttpRequest` (`decodeEnvoyRequest`) reads it from a payload. Any other policy, one of the
+   * other mode too, never runs on one: its response has no rules.
    */
-  validateHttp(policy: CompiledPolicy, request: HttpPayloadRequest): PolicyResponse;
+  validateAuthz(policy: CompiledPolicy, request: AuthzRequest): PolicyResponse;
   /** Every mutate policy in order on one request, and the net change as an RFC 6902 patch (the webhook's answer). */
   mutateAll(policies: readonly CompiledPolicy[], request: EngineRequest, existing?: ExistingResources): MutationResult;
   /** Run a policy's generate rules: what each would create (clone sources come from `existing`). */
@@ -108,7 +109,7 @@ export function createEngine(ports: EnginePorts): Engine {
     matchers: new MatcherCache(),
     cel: () => sharedCel("kubernetes"),
     celPolicies,
-    celHttp: () => sharedCel("http-authz"),
+    celAuthz: (mode) => sharedCel(mode === "HTTP" ? "http-authz" : "envoy-authz"),
   };
   /** This engine's interruption count (engine/interrupt). */
   const meter = new Meter();
@@ -138,7 +139,7 @@ export function createEngine(ports: EnginePorts): Engine {
       }
     },
     validateJson: (policy, request) => validateJsonPayload(policy, request, env),
-    validateHttp: (policy, request) => validateHttpPayload(policy, request, env),
+    validateAuthz: (policy, request) => validateAuthzPayload(policy, request, env),
     mutateAll: (policies, request, existing) => mutateRequest(policies, request, env, existing),
     generate: (policy, request, existing) =>
       evaluationOf(policy).generate(policy, prepareRequest(request), env, existing),

@@ -133,9 +133,9 @@ export { clusterKindProblems } from "./match/namespaced-block.js";
 export { compileException, type CompiledException } from "./exceptions/index.js";
 export { isCelException, type AnyCompiledException, type CompiledCelException } from "./exceptions/cel/index.js";
 export { asJsonPayload, runsOnJson, type JsonPayloadRequest } from "./pipeline/validate-json.js";
-export { isAuthzPolicy, runsOnHttp, type HttpPayloadRequest } from "./pipeline/validate-http.js";
+export { isAuthzPolicy, runsOnAuthz, type AuthzRequest } from "./pipeline/validate-authz.js";
 export { decodeCheckRequest as decodeHttpRequest } from "./cel/kyverno/http-request.js";
-export type { CheckRequest as HttpCheckRequest } from "./cel/kyverno/http-authz.js";
+export { decodeEnvoyRequest } from "./cel/kyverno/envoy-authz.js";
 export type { CompileAnyExceptionOutcome } from "./engine.js";
 
 // Go durations (time.ParseDuration), for CRD fields such as refreshInterval and for duration flags.

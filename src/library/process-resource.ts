@@ -9,7 +9,7 @@ import {
   type CompiledPolicy,
   type Engine,
   type EngineRequest,
-  type HttpCheckRequest,
+  type AuthzRequest,
   type ExistingResources,
   hasGenerateRules,
   hasImageVerifyRules,
@@ -20,7 +20,7 @@ import {
   type JsonObject,
   type Resource,
   type RuleResult,
-  runsOnHttp,
+  runsOnAuthz,
   runsOnJson,
 } from "../engine/index.js";
 
@@ -103,11 +103,14 @@ export function applyToPayload(
     .map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }));
 }
 
-/** Every HTTP-mode policy on one HTTP request, in policy order (Kyverno's AuthzProcessor); each response's resource is empty. */
-export function applyToHttpRequest(
+/**
+ * Every policy of the request's mode (HTTP or Envoy) on one request, in policy order (Kyverno's
+ * AuthzProcessor); each response's resource is empty.
+ */
+export function applyToAuthzRequest(
   engine: Engine,
   policies: readonly CompiledPolicy[],
-  request: HttpCheckRequest,
+  request: AuthzRequest,
 ): PolicyResponse[] {
-  return policies.filter(runsOnHttp).map((p) => engine.validateHttp(p, { request }));
+  return policies.filter((p) => runsOnAuthz(p, request.mode)).map((p) => engine.validateAuthz(p, request));
 }

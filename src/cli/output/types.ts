@@ -5,8 +5,11 @@ import type { RuleStatus } from "../../engine/index.js";
 export interface ResourceOrigin {
   readonly source: string;
   readonly line?: number;
-  /** An --http-payload request's file: its results are named "HTTP FILE" (a --json payload's "JSON FILE"). */
-  readonly http?: true;
+  /**
+   * An --http-payload (--envoy-payload) request's file: its results are named "HTTP FILE" ("Envoy
+   * FILE"; a --json payload's "JSON FILE").
+   */
+  readonly payload?: "HTTP" | "Envoy";
 }
 
 /** What a policy says about itself in its `policies.kyverno.io/*` annotations. */

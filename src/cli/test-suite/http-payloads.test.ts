@@ -1,8 +1,7 @@
 /**
  * A test file's httpPayloads: the HTTP-mode ValidatingPolicies run on each request, and the rows
  * find their results as Kyverno's test finds them (checked beside `kyverno test`, Kyverno 1.19.0:
- * the same rows, results and messages). envoyPayloads are inputs Bylaw does not evaluate yet: the
- * suite says so, naming the field, instead of passing over them without a word.
+ * the same rows, results and messages). envoyPayloads: envoy-payloads.test.ts.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -90,40 +89,4 @@ results:
     suite?.error ?? "",
     /httpPayloads: failed to parse HTTP payload from .*bad\.json: json: cannot unmarshal string into Go struct field CheckRequestAttributes\.attributes\.contentLength of type int64/,
   );
-});
-
-test("envoyPayloads are named in a warning, and their rows find no result; Envoy-mode policies are not counted", async () => {
-  const { suite, dir } = await suiteOf(
-    `apiVersion: cli.kyverno.io/v1alpha1
-kind: Test
-metadata: {name: envoy}
-policies: [policies.yaml, envoy.yaml]
-envoyPayloads: [allow.json]
-results:
-  - {policy: http-check, resources: [allow.json], result: pass}
-`,
-    {
-      "envoy.yaml": `apiVersion: policies.kyverno.io/v1
-kind: ValidatingPolicy
-metadata: {name: envoy-one}
-spec:
-  evaluation: {mode: Envoy}
-  validations: [{expression: envoy.Allowed().Response()}]
-`,
-    },
-  );
-  assert.equal(suite?.error, undefined, suite?.error);
-  const file = join(dir, "kyverno-test.yaml");
-  assert.deepEqual(
-    suite?.warnings.map((w) => w.replace(`${file}: `, "")),
-    [
-      "envoyPayloads: Bylaw does not evaluate Envoy payloads yet (Envoy's CheckRequest and kyverno-authz's envoy CEL library); they were not run, and rows about them find no result",
-    ],
-  );
-  assert.deepEqual(
-    suite?.results.map((r) => [r.ok, r.reason]),
-    [[false, "Not found"]],
-  );
-  assert.ok(suite !== undefined);
-  assert.match(renderLoading(suite), /Applying 0 policies to 0 resources/);
 });

@@ -9,7 +9,7 @@ import {
   type Engine,
   type EngineRequest,
   type ExistingResources,
-  type HttpCheckRequest,
+  type AuthzRequest,
   isObject,
   type JsonObject,
   type JsonValue,
@@ -27,12 +27,12 @@ import {
 } from "../../engine/index.js";
 import { existingResources } from "../../library/existing-resources.js";
 import {
-  applyToHttpRequest,
+  applyToAuthzRequest,
   applyToPayload,
   explainProcessed,
   processResource,
 } from "../../library/process-resource.js";
-import { loadHttpPayloads } from "../offline/http-payloads.js";
+import { type AuthzMode, loadAuthzPayloads } from "../offline/authz-payloads.js";
 import { buildRequest } from "../../platform/offline-values/build-request.js";
 import { crdScopes, type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
 import { unmappedSubresources } from "../../platform/offline-values/values-subresources.js";
@@ -186,15 +186,25 @@ async function runTestDocument(
   );
   if (payloads.errors.length > 0) return fail(`${file}: jsonPayloads: ${payloads.errors.join("; ")}`);
   keyPayloads(payloads, dir, spec.jsonPayloads);
-  const http = await loadHttpPayloads(spec.httpPayloads.map((f) => resolve(dir, f)));
-  if (http.errors.length > 0) return fail(`${file}: httpPayloads: ${http.errors.join("; ")}`);
+  const authzRequests: { request: AuthzRequest; file: string }[] = [];
+  for (const [mode, field, written] of [
+    ["HTTP", "httpPayloads", spec.httpPayloads],
+    ["Envoy", "envoyPayloads", spec.envoyPayloads],
+  ] as const satisfies readonly (readonly [AuthzMode, string, readonly string[]])[]) {
+    const loadedRequests = await loadAuthzPayloads(
+      mode,
+      written.map((f) => resolve(dir, f)),
+    );
+    if (loadedRequests.errors.length > 0) return fail(`${file}: ${field}: ${loadedRequests.errors.join("; ")}`);
+    // Each request under its file as the test file names it, so a row may name that file.
+    authzRequests.push(...loadedRequests.requests.map((request, i) => ({ request, file: written[i] ?? "" })));
+  }
   const inputs: SuiteInputs = {
     engine,
     policies: policies.compiled,
     resources,
     payloads: payloads.payloads,
-    // Each request under its file as the test file names it, so a row may name that file.
-    httpRequests: http.requests.map((request, i) => ({ request, file: spec.httpPayloads[i] ?? "" })),
+    authzRequests,
     values,
     userInfo,
     existing,
@@ -236,6 +246,7 @@ async function runTestDocument(
       userInfo: spec.userinfo !== undefined,
       jsonPayloads: spec.jsonPayloads.length > 0,
       httpPayloads: spec.httpPayloads.length > 0,
+      envoyPayloads: spec.envoyPayloads.length > 0,
       clusterResources: spec.clusterResources.length > 0,
       duplicates: distinct.duplicates,
       // As Kyverno's count, without the HTTP- and Envoy-mode policies (its loader keeps them apart).
@@ -286,8 +297,8 @@ interface SuiteInputs {
   readonly resources: readonly Resource[];
   /** The test file's `jsonPayloads`: only JSON-mode ValidatingPolicies run on them (and on each resource, too). */
   readonly payloads: readonly JsonObject[];
-  /** The test file's `httpPayloads`: only HTTP-mode ValidatingPolicies run on them. */
-  readonly httpRequests: readonly { readonly request: HttpCheckRequest; readonly file: string }[];
+  /** The test file's `httpPayloads`, then its `envoyPayloads`: only the mode's ValidatingPolicies run on each. */
+  readonly authzRequests: readonly { readonly request: AuthzRequest; readonly file: string }[];
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
   readonly existing: ExistingResources;
@@ -314,8 +325,8 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
     out.push(...applyToPayload(engine, policies, done.patched, exceptions));
   }
   for (const payload of inputs.payloads) out.push(...applyToPayload(engine, policies, payload, exceptions));
-  for (const { request, file } of inputs.httpRequests) {
-    const responses = applyToHttpRequest(engine, policies, request);
+  for (const { request, file } of inputs.authzRequests) {
+    const responses = applyToAuthzRequest(engine, policies, request);
     for (const r of responses) keyPayload(r.resource, file);
     out.push(...responses);
   }

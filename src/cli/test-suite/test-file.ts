@@ -38,6 +38,8 @@ export interface TestSpec {
   readonly jsonPayloads: readonly string[];
   /** `httpPayloads` files: HTTP requests for ValidatingPolicies with evaluation.mode HTTP. */
   readonly httpPayloads: readonly string[];
+  /** `envoyPayloads` files: Envoy checks for ValidatingPolicies with evaluation.mode Envoy. */
+  readonly envoyPayloads: readonly string[];
   readonly variables?: string;
   readonly values?: JsonObject;
   readonly userinfo?: string;
@@ -147,15 +149,6 @@ function knownFields(
   return out;
 }
 
-/** envoyPayloads: inputs Bylaw does not evaluate yet, said once (their rows then find no result). */
-function payloadsNotRun(doc: JsonObject): string[] {
-  return Array.isArray(doc["envoyPayloads"]) && doc["envoyPayloads"].length > 0
-    ? [
-        "envoyPayloads: Bylaw does not evaluate Envoy payloads yet (Envoy's CheckRequest and kyverno-authz's envoy CEL library); they were not run, and rows about them find no result",
-      ]
-    : [];
-}
-
 export function parseTestFile(doc: JsonValue): TestFileOutcome {
   const errors: string[] = [];
   if (!isObject(doc)) return { ok: false, errors: ["the test file must be a mapping"] };
@@ -173,7 +166,6 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
   if (doc["kind"] !== "Test") errors.push(`kind: expected Test, got ${JSON.stringify(doc["kind"])}`);
   const warnings: string[] = [];
   doc = knownFields(doc, TOP_FIELDS, { path: "", errors, warnings });
-  warnings.push(...payloadsNotRun(doc));
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const results: ExpectedResult[] = [];
   const rawResults = doc["results"];
@@ -225,6 +217,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
         ...(typeof doc["jsonPayload"] === "string" && doc["jsonPayload"] !== "" ? [doc["jsonPayload"]] : []),
       ],
       httpPayloads: strList(doc["httpPayloads"]),
+      envoyPayloads: strList(doc["envoyPayloads"]),
       ...opt("variables", doc["variables"]),
       ...(isObject(doc["values"]) ? { values: doc["values"] } : {}),
       ...opt("userinfo", doc["userinfo"]),

@@ -50,6 +50,8 @@ interface SuiteLoaded {
   readonly jsonPayloads: boolean;
   /** The test file has `httpPayloads` (Kyverno then says "Loading HTTP payloads ..."). */
   readonly httpPayloads: boolean;
+  /** The test file has `envoyPayloads` ("Loading Envoy payloads ..."). */
+  readonly envoyPayloads: boolean;
   readonly clusterResources: boolean;
   /** Resources named twice (same group, kind, namespace and name): `Kind name namespace`; the first is used. */
   readonly duplicates: readonly string[];

@@ -18,6 +18,7 @@ import { defaultLibraries, RE2_MATCHES } from "./libraries/index.js";
 import type { CelLibrary } from "./library.js";
 import {
   generatorLibrary,
+  envoyAuthzLibrary,
   httpAuthzLibrary,
   imageVerifyLibrary,
   kyvernoLibraries,
@@ -72,6 +73,8 @@ interface CreateCelOptions {
   readonly imageVerify?: boolean;
   /** An HTTP-mode ValidatingPolicy's environment: kyverno-authz's HTTP library (kyverno/http-authz.ts). */
   readonly httpAuthz?: boolean;
+  /** An Envoy-mode ValidatingPolicy's environment: kyverno-authz's Envoy library (kyverno/envoy-authz.ts). */
+  readonly envoyAuthz?: boolean;
 }
 
 /** The variables an ImageValidatingPolicy's expressions also read (Kyverno's compiler keys). */
@@ -102,6 +105,7 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     ...(options.generator === true ? [generatorLibrary(slot)] : []),
     ...(options.imageVerify === true ? [imageVerifyLibrary(slot)] : []),
     ...(options.httpAuthz === true ? [httpAuthzLibrary()] : []),
+    ...(options.envoyAuthz === true ? [envoyAuthzLibrary()] : []),
   ];
   for (const lib of libraries) {
     for (const t of lib.types ?? [])

@@ -15,16 +15,24 @@ import { createCel } from "./create-cel.js";
 import type { CelEngine } from "./types.js";
 
 type SharedCelKind =
-  "kubernetes" | "cluster" | "namespaced" | "match-conditions" | "generating" | "namespaced-generating" | "http-authz";
+  | "kubernetes"
+  | "cluster"
+  | "namespaced"
+  | "match-conditions"
+  | "generating"
+  | "namespaced-generating"
+  | "http-authz"
+  | "envoy-authz";
 
 /**
- * An HTTP-mode ValidatingPolicy's variables (kyverno-authz's compiler): `object`, the request
- * checked, and the policy's `variables`; no oldObject, request, namespaceObject or exceptions.
+ * An HTTP- or Envoy-mode ValidatingPolicy's variables (kyverno-authz's compiler): `object`, the
+ * request checked, and the policy's `variables`; no oldObject, request, namespaceObject or exceptions.
  */
-const HTTP_AUTHZ_VARIABLES = [
-  { name: "object", type: "http.CheckRequest" },
-  { name: "variables", type: "map<string, dyn>" },
-] as const;
+const authzVariables = (request: string) =>
+  [
+    { name: "object", type: request },
+    { name: "variables", type: "map<string, dyn>" },
+  ] as const;
 
 /**
  * Kubernetes' admission matchConditions environment (a webhook's, and a kyverno.io policy's
@@ -46,8 +54,14 @@ export function sharedCel(kind: SharedCelKind): CelEngine {
       : kind === "match-conditions"
         ? createCel({ variables: MATCH_CONDITION_VARIABLES })
         : kind === "http-authz"
-          ? createCel({ kyverno: "cluster", httpAuthz: true, variables: HTTP_AUTHZ_VARIABLES })
-          : kind === "generating" || kind === "namespaced-generating"
-            ? createCel({ kyverno: kind === "generating" ? "cluster" : "namespaced", generator: true })
-            : createCel({ kyverno: kind }));
+          ? createCel({ kyverno: "cluster", httpAuthz: true, variables: authzVariables("http.CheckRequest") })
+          : kind === "envoy-authz"
+            ? createCel({
+                kyverno: "cluster",
+                envoyAuthz: true,
+                variables: authzVariables("envoy.service.auth.v3.CheckRequest"),
+              })
+            : kind === "generating" || kind === "namespaced-generating"
+              ? createCel({ kyverno: kind === "generating" ? "cluster" : "namespaced", generator: true })
+              : createCel({ kyverno: kind }));
 }

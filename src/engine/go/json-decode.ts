@@ -106,7 +106,8 @@ function hex4(c: Cursor): number {
   return v;
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+/** JSON's one-character escapes (`\n` …) and what each stands for. */
+export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   "\\": "\\",
   "/": "/",

@@ -39,8 +39,8 @@ export interface CompileEnv {
   readonly cel?: () => CelEngine;
   /** The environment of the policies.kyverno.io kinds: Kubernetes' plus Kyverno's libraries (default: a new one). */
   readonly celPolicies?: (namespaced: boolean) => CelEngine;
-  /** An HTTP-mode ValidatingPolicy's environment: kyverno-authz's (default: the shared one). */
-  readonly celHttp?: () => CelEngine;
+  /** An HTTP- or Envoy-mode ValidatingPolicy's environment: kyverno-authz's (default: the shared one). */
+  readonly celAuthz?: (mode: "HTTP" | "Envoy") => CelEngine;
   /** Kubernetes' admission matchConditions environment (default: the shared one). */
   readonly celMatchConditions?: () => CelEngine;
 }

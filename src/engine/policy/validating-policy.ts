@@ -10,8 +10,8 @@
  * loader rejects it ("value provided for unknown field"): notably paramKind/paramRef, which
  * ValidatingAdmissionPolicy has but Kyverno 1.19's ValidatingPolicy does not (its CRD declares
  * neither, and its CEL environment has no `params`). A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
- * payloads only (engine.validateJson); one with `evaluation.mode: HTTP` compiles in kyverno-authz's HTTP
- * environment and runs on HTTP requests only (engine.validateHttp).
+ * payloads only (engine.validateJson); one with `evaluation.mode: HTTP` (`Envoy`) compiles in kyverno-authz's HTTP
+ * (Envoy) environment and runs on HTTP requests (Envoy checks) only (engine.validateAuthz).
  */
 import { isObject, type JsonObject } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
@@ -88,13 +88,14 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
       problems: [problem("spec.failurePolicy", `ValidatingPolicy ${name}: spec.failurePolicy must be Fail or Ignore`)],
     };
   }
-  // Kyverno's loader sends only a (cluster-wide) ValidatingPolicy to its HTTP processor.
-  const httpMode = !namespaced && isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "HTTP";
+  // Kyverno's loader sends only a (cluster-wide) ValidatingPolicy to its HTTP and Envoy processor.
+  const mode = isObject(spec["evaluation"]) ? spec["evaluation"]["mode"] : undefined;
+  const authzMode = !namespaced && (mode === "HTTP" || mode === "Envoy") ? mode : undefined;
   const compiled = compileBodies(
     spec,
     name,
-    httpMode
-      ? (env.celHttp?.() ?? sharedCel("http-authz"))
+    authzMode !== undefined
+      ? (env.celAuthz?.(authzMode) ?? sharedCel(authzMode === "HTTP" ? "http-authz" : "envoy-authz"))
       : (env.celPolicies?.(namespaced) ?? createCel({ kyverno: namespaced ? "namespaced" : "cluster" })),
   );
   if (!compiled.ok) return compiled;

@@ -45,7 +45,9 @@ describe("bylaw apply --cluster: flags and errors", () => {
     const noResources = parseApplyArgs(["p.yaml"]);
     assert.ok(
       noResources.kind === "usage-error" &&
-        /-r RESOURCE \(or --cluster, or --json PAYLOAD, or --http-payload REQUEST\)/.test(noResources.message),
+        /-r RESOURCE \(or --cluster, or --json PAYLOAD, or --http-payload REQUEST, or --envoy-payload REQUEST\)/.test(
+          noResources.message,
+        ),
     );
     const stray = parseApplyArgs(["p.yaml", "-r", "r.yaml", "-n", "shop"]);
     assert.ok(stray.kind === "usage-error" && /--namespace needs --cluster/.test(stray.message));

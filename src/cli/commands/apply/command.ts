@@ -22,7 +22,7 @@ import { loadSuiteCluster, type SuiteCluster } from "../../test-suite/context-fi
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
 import {
-  applyToHttpRequest,
+  applyToAuthzRequest,
   applyToPayload,
   explainProcessed,
   processResource,
@@ -37,7 +37,7 @@ import { usageLine } from "../../usage.js";
 import { exceptionsAmongResources, loadExceptions } from "./load-exceptions.js";
 import { applyExitCode } from "./kyverno-flags.js";
 import { loadJsonPayloads } from "../../offline/json-payloads.js";
-import { loadHttpPayloads } from "../../offline/http-payloads.js";
+import { loadAuthzPayloads } from "../../offline/authz-payloads.js";
 import { loadResources, loadUserInfo, loadValuesFile } from "./load-inputs.js";
 import { type CrdKinds, loadCrds, withCrdKind } from "../../offline/crd-kinds.js";
 import { parseApplyArgs, type ApplyOptions } from "./options.js";
@@ -166,9 +166,14 @@ async function runWith(
   const payloads = await loadJsonPayloads(options.jsonPaths, stdin, "--json: ");
   for (const e of payloads.errors) io.err(`error: ${e}`);
   bad ||= payloads.errors.length > 0;
-  const httpPayloads = await loadHttpPayloads(options.httpPayloadPaths);
-  for (const e of httpPayloads.errors) io.err(`error: ${e}`);
-  bad ||= httpPayloads.errors.length > 0;
+  // As Kyverno's CLI, HTTP requests before Envoy checks.
+  const authz = [
+    await loadAuthzPayloads("HTTP", options.httpPayloadPaths),
+    await loadAuthzPayloads("Envoy", options.envoyPayloadPaths),
+  ];
+  for (const e of authz.flatMap((a) => a.errors)) io.err(`error: ${e}`);
+  bad ||= authz.some((a) => a.errors.length > 0);
+  const authzRequests = authz.flatMap((a) => a.requests.map((request, i) => ({ request, file: a.files[i] ?? "" })));
   const exceptions = await loadExceptions(options.exceptionPaths, stdin, engine);
   if (options.exceptionsWithResources) {
     const inline = await exceptionsAmongResources(resourceArgs.paths, engine);
@@ -193,7 +198,7 @@ async function runWith(
   }
   const userInfo = await loadUserInfo(options.userinfo);
   if (!userInfo.ok) return usageFailure(io, userInfo.error);
-  const inputs = loaded.resources.length + payloads.payloads.length + httpPayloads.requests.length;
+  const inputs = loaded.resources.length + payloads.payloads.length + authzRequests.length;
   if (bad && (policies.compiled.length === 0 || inputs === 0)) return 2;
 
   const allExceptions = [...exceptions.exceptions, ...policies.exceptions];
@@ -241,12 +246,13 @@ async function runWith(
       responses: applyToPayload(engine, policies.compiled, payload, allExceptions),
     });
   });
-  // As Kyverno's CLI, after everything else: every HTTP-mode policy on each --http-payload request.
-  httpPayloads.requests.forEach((request, i) => {
+  // As Kyverno's CLI, after everything else: every HTTP-mode policy on each --http-payload request,
+  // then every Envoy-mode policy on each --envoy-payload check.
+  authzRequests.forEach(({ request, file }, i) => {
     batches.push({
       index: loaded.resources.length + payloads.payloads.length + i,
-      origin: { source: httpPayloads.files[i] ?? "", http: true },
-      responses: applyToHttpRequest(engine, policies.compiled, request),
+      origin: { source: file, payload: request.mode },
+      responses: applyToAuthzRequest(engine, policies.compiled, request),
     });
   });
   const responses = batches.flatMap((b) => b.responses);

@@ -51,7 +51,7 @@ Policies from Git (as kyverno apply; needs git on the PATH):
 
 Resources:
   -r, --resource PATH         a resource file or folder (repeatable; also --resources; required unless
-                              --cluster, --json or --http-payload). A manifest without
+                              --cluster, --json, --http-payload or --envoy-payload). A manifest without
                               metadata.namespace is in "default", as in Kyverno
       --json PATH             JSON payloads that are not Kubernetes objects (repeatable; each document one
                               payload) for ValidatingPolicies with spec.evaluation.mode JSON; those
@@ -61,6 +61,12 @@ Resources:
                               "query", "body" (base64), …}}) for ValidatingPolicies with
                               spec.evaluation.mode HTTP, as Kyverno's CLI: pass "request allowed",
                               fail "request denied, reason: …", skip "request does not match"
+      --envoy-payload PATH    Envoy checks (repeatable; one envoy.service.auth.v3.CheckRequest per file,
+                              read as protobuf JSON: {"attributes": {"source", "destination",
+                              "request": {"http": {"method", "headers", "path", "host", …}}, …}},
+                              JSON or proto field names) for ValidatingPolicies with
+                              spec.evaluation.mode Envoy, as Kyverno's CLI: pass "request allowed",
+                              fail "request denied with status code N", skip "request does not match"
       --target-resource PATH  objects that already exist in the cluster (repeatable; also --target-resources):
                               the targets of mutate-existing rules (mutate.targets) and the sources of
                               generate clones. (-t is --table, as in kyverno apply)
@@ -179,8 +185,8 @@ Kyverno's other apply flags:
                               ValidatingAdmissionPolicy…) can name custom kinds offline (without it
                               such a rule is an error naming the kind). A document that is not a
                               v1 CustomResourceDefinition is an error (exit 2); schemas are not used
-  --envoy-payload and --exceptions-within-resources are not supported by Bylaw yet:
-  each is a usage error naming it and what is missing (exit 2), never silently ignored.
+  --exceptions-within-resources is not supported by Bylaw yet: it is a usage error naming it and
+  what is missing (exit 2), never silently ignored.
 
 Output formats (the same exit codes in each):
   text    kyverno apply's (Kyverno 1.19), for scripts written for it: "Applying N policy rule(s) to
@@ -191,7 +197,7 @@ Output formats (the same exit codes in each):
           generated resource ("Generate: ..."); then per policy and resource "skipped mutate policy",
           "error while applying mutate|generate policy" and, for failed rules, "policy NAME ->
           resource NAMESPACE/Kind/name failed:" ("failed as audit warning:" with --audit-warn on an
-          Audit policy; "JSON payload" for a --json or --http-payload payload) with "1 - RULE MESSAGE" per rule; then
+          Audit policy; "JSON payload" for a --json, --http-payload or --envoy-payload payload) with "1 - RULE MESSAGE" per rule; then
           "pass: N, fail: N, warn: N, error: N, skip: N " (a trailing space, as Kyverno's). As
           kyverno apply's, it does not show validate errors on stdout: Bylaw names each on stderr
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It

@@ -162,16 +162,4 @@ spec:
     assert.doesNotMatch(out, /pass: /);
     assert.match(err, /pass: 1, fail: 0/);
   });
-
-  for (const [flag, value, why] of [
-    ["--envoy-payload", "req.json", "Envoy authorization mode needs Envoy's envoy.service.auth.v3.CheckRequest"],
-  ] as const) {
-    test(`${flag} is refused by name and why (exit 2), never silently ignored`, async () => {
-      const files = { "p.yaml": policy("Enforce"), "r.yaml": goodPod };
-      const { code, out, err } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", flag, value], files);
-      assert.equal(code, 2);
-      assert.equal(out, "");
-      assert.match(err, new RegExp(`${flag} \\(a kyverno apply flag\\) is not supported by Bylaw yet \\(.*${why}`));
-    });
-  }
 });

@@ -21,7 +21,6 @@ export const KYVERNO_ONLY_OPTIONS = {
   "show-performance": { type: "boolean" },
   "crd-paths": { type: "string", multiple: true },
   "crd-path": { type: "string", multiple: true },
-  "envoy-payload": { type: "string", multiple: true },
   "exceptions-within-resources": { type: "boolean" },
   username: { type: "string" },
   password: { type: "string" },
@@ -29,10 +28,6 @@ export const KYVERNO_ONLY_OPTIONS = {
 
 /** Kyverno flags Bylaw does not run yet: each is refused with its name, so a script never gets a silent pass. */
 const NOT_SUPPORTED = {
-  // Kyverno's CLI (v1.19) runs this through kyverno-authz's compiler and engine, as --http-payload
-  // (which Bylaw runs: engine.validateHttp) but with Envoy's own request and response types.
-  "envoy-payload":
-    "evaluating ValidatingPolicies in Envoy authorization mode needs Envoy's envoy.service.auth.v3.CheckRequest (read as protobuf JSON) and kyverno-authz's envoy CEL library, which Bylaw does not have: envoy.Allowed(), envoy.Denied(code), their headers and .Response()",
   "exceptions-within-resources": "PolicyExceptions among the -r documents are read with --exceptions-with-resources",
 } as const;
 

@@ -25,6 +25,8 @@ export interface ApplyOptions {
   readonly jsonPaths: readonly string[];
   /** `--http-payload PATH`: HTTP requests (JSON) for ValidatingPolicies with evaluation.mode HTTP. */
   readonly httpPayloadPaths: readonly string[];
+  /** `--envoy-payload PATH`: Envoy checks (protobuf JSON) for ValidatingPolicies with evaluation.mode Envoy. */
+  readonly envoyPayloadPaths: readonly string[];
   readonly targetPaths: readonly string[];
   readonly exceptionPaths: readonly string[];
   readonly valuesFile?: string;
@@ -102,6 +104,7 @@ const LIST_FLAGS = [
   "resources",
   "json",
   "http-payload",
+  "envoy-payload",
   "target-resource",
   "target-resources",
   "exception",
@@ -135,6 +138,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
         resources: { type: "string", multiple: true },
         json: { type: "string", multiple: true },
         "http-payload": { type: "string", multiple: true },
+        "envoy-payload": { type: "string", multiple: true },
         "target-resource": { type: "string", multiple: true },
         "target-resources": { type: "string", multiple: true },
         table: { type: "boolean", short: "t", default: false },
@@ -187,14 +191,16 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
   const resourcePaths = [...list.resource, ...list.resources];
   const jsonPaths = list.json;
   const httpPayloadPaths = list["http-payload"];
+  const envoyPayloadPaths = list["envoy-payload"];
+  const payloadPaths = jsonPaths.length + httpPayloadPaths.length + envoyPayloadPaths.length;
   if (
     (positionals.length === 0 && policySets.length === 0) ||
-    (resourcePaths.length === 0 && jsonPaths.length === 0 && httpPayloadPaths.length === 0 && !values.cluster)
+    (resourcePaths.length === 0 && payloadPaths === 0 && !values.cluster)
   ) {
     return {
       kind: "usage-error",
       message:
-        "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD, or --http-payload REQUEST)",
+        "give at least one POLICY (or --policy-set NAME) and one -r RESOURCE (or --cluster, or --json PAYLOAD, or --http-payload REQUEST, or --envoy-payload REQUEST)",
       showHelp: true,
     };
   }
@@ -282,6 +288,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       resourcePaths,
       jsonPaths,
       httpPayloadPaths,
+      envoyPayloadPaths,
       targetPaths: [...list["target-resource"], ...list["target-resources"]],
       exceptionPaths,
       ...(values["values-file"] !== undefined ? { valuesFile: values["values-file"] } : {}),

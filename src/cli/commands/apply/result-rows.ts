@@ -73,5 +73,5 @@ function payloadName(r: Resource, origin: ResourceOrigin | undefined): string {
   if (name !== "") return `JSON/${name}`;
   return origin === undefined
     ? "JSON payload"
-    : `${origin.http === true ? "HTTP" : "JSON"} ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
+    : `${origin.payload ?? "JSON"} ${origin.source}${origin.line !== undefined ? `:${origin.line}` : ""}`;
 }

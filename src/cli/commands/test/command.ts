@@ -69,8 +69,9 @@ Kyverno; exceptions with one refuse the suite.
 ValidatingPolicies with spec.evaluation.mode JSON run on the jsonPayloads and also on each resource
 taken as a raw payload, as Kyverno's CLI does. Those with spec.evaluation.mode HTTP run on the
 httpPayloads (HTTP requests, one JSON document per file) only: pass "request allowed", fail "request
-denied, reason: …", skip "request does not match"; a row names a payload by its file.
-envoyPayloads are not run yet (a warning says so).
+denied, reason: …", skip "request does not match"; those with spec.evaluation.mode Envoy on the
+envoyPayloads (Envoy CheckRequests as protobuf JSON) only: fail "request denied with status code
+N". A row names a payload by its file.
 
 Flags:
   -f, --file-name NAME     test file name to look for (default kyverno-test.yaml)

@@ -69,6 +69,7 @@ export function renderLoading(suite: SuiteResult): string {
   for (const d of l.duplicates) lines.push(`  warning: found duplicated resource ${d}`);
   if (l.jsonPayloads) lines.push("  Loading JSON payloads ...");
   if (l.httpPayloads) lines.push("  Loading HTTP payloads ...");
+  if (l.envoyPayloads) lines.push("  Loading Envoy payloads ...");
   if (l.clusterResources) lines.push("Loading Kubernetes resources ...");
   lines.push(
     "  Loading exceptions ...",

@@ -9,7 +9,7 @@
  *
  * `.Response()` is typed `dyn` here, not `http.CheckResponse` as in cel-go: cel-js does not
  * unify `null` with an object type, and `cond ? http.Denied("…").Response() : null` is how these
- * policies are written. A validation's value is checked when it runs (validate-http.ts).
+ * policies are written. A validation's value is checked when it runs (validate-authz.ts).
  */
 import type { CelLibrary } from "../library.js";
 

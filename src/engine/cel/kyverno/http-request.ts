@@ -128,8 +128,8 @@ function decodeValues(v: JsonValue, field: string): Record<string, string[]> {
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/** Go's base64.StdEncoding (padded; line breaks ignored): the bytes, or Go's error at the first bad byte. */
-function base64Bytes(text: string): Uint8Array {
+/** Go's base64.StdEncoding (padded; line breaks ignored): the bytes; throws Go's error at the first bad byte. */
+export function base64Bytes(text: string): Uint8Array {
   const s = text.replace(/[\r\n]/g, "");
   const bytes: number[] = [];
   let bits = 0;

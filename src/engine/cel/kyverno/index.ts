@@ -23,6 +23,7 @@ export {
 export { imageVerifyLibrary } from "./image-verify.js";
 export { generatorLibrary } from "./generator.js";
 export { httpAuthzLibrary } from "./http-authz.js";
+export { envoyAuthzLibrary } from "./envoy-authz.js";
 
 export function kyvernoLibraries(slot: ServiceSlot, namespaced: boolean): CelLibrary[] {
   return [

@@ -17,13 +17,10 @@ import { ExactTypes } from "../exact-types.js";
 /** A JSON-mode policy has no matchConstraints: no Kubernetes request matches it (Kyverno's matcher answers false). */
 const MATCH_NONE: CompiledConstraints = { decide: () => ({ kind: "no-match" }), namespaceLabelsFor: () => undefined };
 
-/**
- * spec.evaluation.mode Envoy: the policy evaluates Envoy checks, not Kubernetes objects (Bylaw does
- * not run those yet). An HTTP-mode policy compiles apart (compileHttpBody).
- */
-function payloadMode(spec: JsonObject): boolean {
+/** spec.evaluation.mode HTTP or Envoy: kyverno-authz's requests, not Kubernetes objects (compileAuthzBody). */
+function authzMode(spec: JsonObject): "HTTP" | "Envoy" | undefined {
   const mode = isObject(spec["evaluation"]) ? spec["evaluation"]["mode"] : undefined;
-  return mode === "Envoy";
+  return mode === "HTTP" || mode === "Envoy" ? mode : undefined;
 }
 
 function list(v: JsonValue | undefined): JsonObject[] {
@@ -50,8 +47,8 @@ export function compileBodies(
   const original = compileBody(spec, name, cel, "");
   if (!original.ok) return original;
   const mode = isObject(spec["evaluation"]) ? spec["evaluation"]["mode"] : undefined;
-  // Neither a JSON-mode nor an HTTP-mode policy has autogen copies: they never see a Pod.
-  const copies = (mode === "JSON" || mode === "HTTP" ? [] : autogenSpecs(spec)).map((copy) =>
+  // Neither a JSON-mode nor an HTTP- or Envoy-mode policy has autogen copies: they never see a Pod.
+  const copies = (mode === "JSON" || authzMode(spec) !== undefined ? [] : autogenSpecs(spec)).map((copy) =>
     compileBody(copy, name, cel, "(autogen for pod controllers) "),
   );
   return {
@@ -78,14 +75,12 @@ export function compileBody(
 ): Body {
   const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   const jsonMode = isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "JSON";
-  if (isObject(spec["evaluation"]) && spec["evaluation"]["mode"] === "HTTP")
-    return { ok: true, ...compileHttpBody(spec, name, cel, failurePolicy) };
+  const authz = authzMode(spec);
+  if (authz !== undefined) return { ok: true, ...compileAuthzBody(spec, name, cel, authz) };
   // JSON payloads are not Kubernetes objects: such a policy has no matchConstraints to decide by.
-  // An Envoy policy may have none either; Kyverno's matcher then matches no Kubernetes request.
-  const constraints =
-    jsonMode || (payloadMode(spec) && !isObject(spec["matchConstraints"]))
-      ? { ok: true as const, value: MATCH_NONE }
-      : compileConstraints(spec, `${kindName} ${name}`);
+  const constraints = jsonMode
+    ? { ok: true as const, value: MATCH_NONE }
+    : compileConstraints(spec, `${kindName} ${name}`);
   if (!constraints.ok) return constraints;
 
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
@@ -189,21 +184,30 @@ export function compileBody(
   };
 }
 
+/** What kyverno-authz's compiler and Kyverno's CLI call each mode's policy and response type. */
+const AUTHZ = {
+  HTTP: { policy: "HTTP policy", response: "http.CheckResponse" },
+  Envoy: { policy: "envoy policy", response: "envoy.service.auth.v3.CheckResponse" },
+} as const;
+
 /**
- * An HTTP-mode policy's spec as kyverno-authz's compiler reads it (pkg/engine/compiler): its
- * matchConditions (bool), variables, and validations whose value is an `http.CheckResponse` or
- * `null`; no matchConstraints (no Kubernetes request ever matches it), messages or auditAnnotations.
- * `cel` is the HTTP environment (shared-cel.ts "http-authz"). The first expression that does not
- * compile is the failure, in Kyverno's words: "failed to compile HTTP policy NAME: FIELD: Invalid value: …".
+ * An HTTP- or Envoy-mode policy's spec as kyverno-authz's compiler reads it (pkg/engine/compiler):
+ * its matchConditions (bool), variables, and validations whose value is an `http.CheckResponse`
+ * (an `envoy.service.auth.v3.CheckResponse`) or `null`; no matchConstraints (no Kubernetes request
+ * ever matches it, as Kyverno's CLI loader keeps these policies apart from those it applies to
+ * resources), messages or auditAnnotations. `cel` is the mode's environment (shared-cel.ts
+ * "http-authz", "envoy-authz"). The first expression that does not compile is the failure, in
+ * Kyverno's words: "failed to compile HTTP policy NAME: FIELD: Invalid value: …" ("envoy policy").
  */
-function compileHttpBody(
+function compileAuthzBody(
   spec: JsonObject,
   name: string,
   cel: CelEngine,
-  failurePolicy: "Fail" | "Ignore",
+  mode: "HTTP" | "Envoy",
 ): { compiled: CompiledValidatingPolicy; failure: string | undefined } {
+  const failurePolicy = spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail";
   const variableNames = list(spec["variables"]).map((v) => text(v, "name") ?? "");
-  const compiler = httpCompiler(name, cel, variableNames);
+  const compiler = authzCompiler(name, cel, variableNames, mode);
   const compile = compiler.compile;
   const programs = <T>(items: (T | undefined)[]): T[] => items.filter((x): x is T => x !== undefined);
   const matchConditions = programs(
@@ -230,8 +234,8 @@ function compileHttpBody(
         `spec.validations[${i}].expression`,
         expression,
         // `.Response()` is `dyn` here (kyverno/http-authz.ts): the value is checked when it runs.
-        ["dyn", "null"],
-        "rule response output is expected to be of type http.CheckResponse",
+        ["dyn", "null", AUTHZ[mode].response],
+        `rule response output is expected to be of type ${AUTHZ[mode].response}`,
       );
       return program === undefined ? undefined : { expression, program, message: "", messageExpression: undefined };
     }),
@@ -239,7 +243,7 @@ function compileHttpBody(
   return {
     compiled: {
       kind: "validating-policy",
-      mode: "HTTP",
+      mode,
       constraints: MATCH_NONE,
       failurePolicy,
       matchConditions,
@@ -251,8 +255,8 @@ function compileHttpBody(
   };
 }
 
-/** Compiles an HTTP-mode policy's expressions until the first failure, which it keeps in Kyverno's words. */
-function httpCompiler(name: string, cel: CelEngine, variableNames: readonly string[]) {
+/** Compiles an HTTP- or Envoy-mode policy's expressions until the first failure, which it keeps in Kyverno's words. */
+function authzCompiler(name: string, cel: CelEngine, variableNames: readonly string[], mode: "HTTP" | "Envoy") {
   let failure: string | undefined;
   const compile = (
     field: string,
@@ -262,10 +266,10 @@ function httpCompiler(name: string, cel: CelEngine, variableNames: readonly stri
   ): CelProgram | undefined => {
     if (failure !== undefined) return undefined;
     const invalid = (why: string): undefined => {
-      failure = `failed to compile HTTP policy ${name}: ${field}: Invalid value: ${JSON.stringify(expression)}: ${why}`;
+      failure = `failed to compile ${AUTHZ[mode].policy} ${name}: ${field}: Invalid value: ${JSON.stringify(expression)}: ${why}`;
       return undefined;
     };
-    if (/\bobject\s*\.\s*mcp\b/.test(expression))
+    if (mode === "HTTP" && /\bobject\s*\.\s*mcp\b/.test(expression))
       return invalid("Bylaw does not evaluate MCP requests (object.mcp) yet");
     const r = cel.compile(expression, { variableNames });
     if (!r.ok) return invalid(undefinedFieldText(expression, r.error));

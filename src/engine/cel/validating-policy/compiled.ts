@@ -13,10 +13,11 @@ export interface CompiledValidatingPolicy {
   readonly kind: "validating-policy";
   /**
    * spec.evaluation.mode: "JSON" evaluates payloads that are not Kubernetes objects (engine.validateJson),
-   * "HTTP" HTTP requests (engine.validateHttp; its validations answer an http.CheckResponse or null),
+   * "HTTP" HTTP requests and "Envoy" Envoy checks (engine.validateAuthz; its validations answer the
+   * mode's CheckResponse or null),
    * never admission requests.
    */
-  readonly mode: "Kubernetes" | "JSON" | "HTTP";
+  readonly mode: "Kubernetes" | "JSON" | "HTTP" | "Envoy";
   readonly constraints: CompiledConstraints;
   readonly failurePolicy: "Fail" | "Ignore";
   readonly matchConditions: readonly { readonly name: string; readonly program: CelProgram }[];
