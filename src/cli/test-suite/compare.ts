@@ -45,6 +45,22 @@ function subjectOf(resource: Resource): string {
   return `${resourceApiVersion(resource)}/${resourceKind(resource)}/${resourceNamespace(resource)}/${resourceName(resource)}`;
 }
 
+/**
+ * How a row with no result names its resource: as Kyverno's table does when the resource was loaded
+ * (`apiVersion/Kind/namespace/name`: it found the resource, not a result for it); undefined when
+ * no loaded resource of the row's kind has that name.
+ */
+export function loadedSubject(
+  resources: readonly Resource[],
+  kind: string | undefined,
+  wanted: string,
+): string | undefined {
+  const found = resources.find(
+    (r) => (kind === undefined || kind === "" || resourceKind(r) === kind) && objectMatches(r, wanted),
+  );
+  return found === undefined ? undefined : subjectOf(found);
+}
+
 function bareName(policy: string): string {
   const i = policy.lastIndexOf("/");
   return i < 0 ? policy : policy.slice(i + 1);

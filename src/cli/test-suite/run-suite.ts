@@ -39,7 +39,7 @@ import { unmappedSubresources } from "../../platform/offline-values/values-subre
 import { loadPaths } from "../../platform/files/index.js";
 import { withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { loadPolicies } from "../load-policies.js";
-import { compareRow } from "./compare.js";
+import { compareRow, loadedSubject } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
 import { inDefaultNamespace } from "../../platform/default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
@@ -231,7 +231,11 @@ async function runTestDocument(
         invalid !== undefined
           ? { ok: false, actual: null, reason: `Invalid policy: ${withPolicyFixHint(invalid)}`, message: invalid }
           : compareRow(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
-      rows.push(row(idPrefix, i, expected, resource, verdict));
+      const subject =
+        verdict.reason === "Not found" && !("subject" in verdict)
+          ? loadedSubject(resources, expected.kind, resource)
+          : undefined;
+      rows.push(row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject }));
     }
   });
   return {
@@ -317,8 +321,11 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
     const built = withCrdKind(buildRequest(r, policy, values, userInfo, op), crds);
     return exceptions.length > 0 ? { ...built, exceptions } : built;
   };
+  // HTTP- and Envoy-mode policies run on their requests only: Kyverno's loader keeps them apart, so a
+  // row naming a resource for one finds no result ("Not found"), never an excluded pass.
+  const onResources = policies.filter((p) => !isAuthzPolicy(p));
   for (const resource of resources) {
-    const done = processResource(engine, policies, resource, request, existing);
+    const done = processResource(engine, onResources, resource, request, existing);
     out.push(...done.responses);
     inputs.explanations?.push(...explainProcessed(engine, done, request));
     // As Kyverno 1.19's PolicyProcessor (shared by apply and test; kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.

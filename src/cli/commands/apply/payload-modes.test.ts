@@ -42,7 +42,7 @@ describe("ValidatingPolicies in HTTP and Envoy mode without matchConstraints", (
       assert.match(out, /pass: 0, fail: 0, warn: 0, error: 0, skip: 0/);
     });
 
-  test("bylaw test: a row for a resource finds the policy excluded, not an invalid policy", async () => {
+  test("bylaw test: a row for a resource finds no result (Not found, a failure), as kyverno test: never an excluded pass", async () => {
     const { code, out } = await cli(["test", "$DIR"], {
       "p.yaml": policy("HTTP"),
       "pod.yaml": pod,
@@ -55,8 +55,9 @@ results:
   - {policy: gateway-http, resources: [web], result: pass, isValidatingPolicy: true}
 `,
     });
-    assert.equal(code, 0, out);
-    assert.match(out, /Excluded/);
+    assert.equal(code, 1, out);
+    assert.match(out, /│ 1 +│ gateway-http │ +│ v1\/Pod\/shop\/web │ Fail +│ Not found │/);
+    assert.doesNotMatch(out, /Excluded/);
   });
 
   test("a Kubernetes-mode ValidatingPolicy without matchConstraints is still refused, naming the field", async () => {
