@@ -22,6 +22,8 @@ class FakeApi {
   readonly objects = new Map<string, KubeObject>();
   /** The cap of every page asked for, and its limit. */
   readonly asked: { cap: number | undefined; limit: number }[] = [];
+  /** Whether each list page and each watch asked for metadata only. */
+  readonly metadataOnly: { list: boolean[]; watch: boolean[] } = { list: [], watch: [] };
   private emit: ((e: unknown) => void) | undefined;
   private end: ((e?: Error) => void) | undefined;
 
@@ -29,12 +31,21 @@ class FakeApi {
     for (const o of objs) this.objects.set(`${o.metadata?.namespace}/${o.metadata?.name}`, o);
   }
 
-  getJson(path: string, read: { readonly maxBodyBytes?: number } = {}): Promise<unknown> {
+  getJson(
+    path: string,
+    read: { readonly maxBodyBytes?: number; readonly metadataOnly?: boolean } = {},
+  ): Promise<unknown> {
     const q = new URL(`https://x${path}`).searchParams;
     const limit = Number(q.get("limit"));
     const from = Number(q.get("continue") ?? "0");
     this.asked.push({ cap: read.maxBodyBytes, limit });
-    const all = [...this.objects.values()];
+    this.metadataOnly.list.push(read.metadataOnly === true);
+    // As the API server answers a metadata-only list: PartialObjectMetadata items.
+    const all = [...this.objects.values()].map((o) =>
+      read.metadataOnly === true
+        ? { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: o.metadata }
+        : o,
+    );
     const items = all.slice(from, from + limit);
     const next = from + limit < all.length ? String(from + limit) : "";
     const body = JSON.stringify({
@@ -48,7 +59,13 @@ class FakeApi {
     return Promise.resolve(JSON.parse(body));
   }
 
-  watch(_path: string, onEvent: (e: unknown) => void): { close(): void; done: Promise<void> } {
+  watch(
+    _path: string,
+    onEvent: (e: unknown) => void,
+    _maxLineBytes?: number,
+    read: { readonly metadataOnly?: boolean } = {},
+  ): { close(): void; done: Promise<void> } {
+    this.metadataOnly.watch.push(read.metadataOnly === true);
     this.emit = onEvent;
     const done = new Promise<void>((resolve, reject) => (this.end = (e) => (e === undefined ? resolve() : reject(e))));
     return { close: () => this.end?.(), done };
@@ -195,5 +212,52 @@ test("with `compact`, what is stored (and charged to the budget) is the compact 
   await until("the watched object is stored", () => inf.get("shop", "b") !== undefined);
   assert.deepEqual(inf.get("shop", "b")?.["data"], { size: "7008" });
   assert.ok(inf.usedBytes < 400, `charged ${inf.usedBytes} bytes`);
+  inf.stop();
+});
+
+test("with `metadataOnly`, lists and watches ask for the objects' metadata only; `compact` sees who wrote them (managedFields), never kind or apiVersion", async () => {
+  const api = new FakeApi();
+  const withManagers = (o: KubeObject): KubeObject =>
+    ({
+      ...o,
+      metadata: { ...o.metadata, managedFields: [{ manager: "bylaw", operation: "Update" }] },
+    }) as KubeObject;
+  api.put(withManagers(cm("shop", "a", 5_000)));
+  const seen: KubeObject[] = [];
+  const inf = new Informer({
+    client: api,
+    gvr: CONFIGMAPS,
+    budgetBytes: 1_000_000,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+    metadataOnly: true,
+    compact: (o) => {
+      seen.push(o);
+      return { metadata: { name: o.metadata?.name ?? "", namespace: o.metadata?.namespace ?? "" } };
+    },
+  });
+  inf.start();
+  await inf.synced();
+  await until("watching", () => api.watching);
+  api.event("ADDED", {
+    kind: "PartialObjectMetadata",
+    apiVersion: "meta.k8s.io/v1",
+    ...withManagers(cm("shop", "b", 0)),
+  });
+  await until("the watched object is stored", () => inf.get("shop", "b") !== undefined);
+  assert.deepEqual(api.metadataOnly, { list: [true], watch: [true] });
+  assert.deepEqual(
+    seen.map((o) => [
+      o.metadata?.name,
+      o["kind"],
+      o["apiVersion"],
+      (o.metadata as { managedFields?: unknown }).managedFields,
+    ]),
+    [
+      ["a", undefined, undefined, [{ manager: "bylaw", operation: "Update" }]],
+      ["b", undefined, undefined, [{ manager: "bylaw", operation: "Update" }]],
+    ],
+  );
+  assert.equal(inf.get("shop", "a")?.["data"], undefined);
   inf.stop();
 });

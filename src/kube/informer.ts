@@ -30,7 +30,12 @@ export type InformerEvent = "added" | "modified" | "deleted";
 
 interface InformerOptions {
   readonly client: PageClient & {
-    watch(path: string, onEvent: (event: unknown) => void, maxLineBytes?: number): WatchStream;
+    watch(
+      path: string,
+      onEvent: (event: unknown) => void,
+      maxLineBytes?: number,
+      read?: { readonly metadataOnly?: boolean },
+    ): WatchStream;
   };
   readonly gvr: Gvr;
   /** Bytes of object JSON the cache may hold. */
@@ -58,10 +63,16 @@ interface InformerOptions {
   /** After each full list has replaced the store (the first sync, and every relist after 410 Gone): no event is sent per object then. */
   readonly onListed?: () => void;
   /**
-   * What is stored of each object (after managedFields are dropped), e.g. only what its reader
-   * decides with; its JSON is what the budget is charged. Default: the object.
+   * What is stored of each object, e.g. only what its reader decides with; its JSON is what the
+   * budget is charged. It is given the object with its managedFields (who wrote what) and without
+   * kind and apiVersion. Default: the object without managedFields.
    */
   readonly compact?: (object: KubeObject) => KubeObject;
+  /**
+   * List and watch the objects' metadata only (PartialObjectMetadata, as client-go's metadata
+   * informers): for a reader that decides with metadata alone, the rest is neither sent nor parsed.
+   */
+  readonly metadataOnly?: boolean;
   readonly onLog?: (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -271,6 +282,7 @@ export class Informer {
         continueToken: cont,
         ...(this.options.fieldSelector !== undefined ? { fieldSelector: this.options.fieldSelector } : {}),
         ...(this.options.labelSelector !== undefined ? { labelSelector: this.options.labelSelector } : {}),
+        ...(this.options.metadataOnly === true ? { metadataOnly: true } : {}),
         capBytes: () => this.budget.availableBytes,
         // A page that does not fit while the old store is held: drop the old store first.
         onTooLarge: () => (this.objects.size > 0 ? (this.dropStore(), true) : false),
@@ -393,6 +405,7 @@ export class Informer {
         if (!this.apply(ev.type, obj)) stream.close();
       },
       WATCH_EVENT_BYTES,
+      this.options.metadataOnly === true ? { metadataOnly: true } : {},
     );
     this.watch = stream;
     return stream.done.then(() => {
@@ -416,10 +429,14 @@ export class Informer {
     return !this.relistWanted;
   }
 
-  /** What is stored of an object: without managedFields, then as `compact` keeps it. */
+  /** What is stored of an object: as `compact` keeps it, else without managedFields. */
   private slim(obj: KubeObject, fromWatch: boolean): KubeObject {
-    const slim = withoutManagedFields(obj, fromWatch);
-    return this.options.compact !== undefined ? this.options.compact(slim) : slim;
+    const compact = this.options.compact;
+    if (compact === undefined) return withoutManagedFields(obj, fromWatch);
+    const rest: Record<string, unknown> = { ...obj };
+    delete rest["kind"];
+    delete rest["apiVersion"];
+    return compact(rest as KubeObject);
   }
 
   /** Stores an object (already slimmed, `size` its JSON length); false when it does not fit (the cache is then over budget). */

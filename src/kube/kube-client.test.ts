@@ -112,3 +112,38 @@ test("a write asks for what its caller reads of the answer: the metadata only, o
     await new Promise((r) => server.close(r));
   }
 });
+
+test("a read can ask for the objects' metadata only: a GET for a PartialObjectMetadataList, a watch for PartialObjectMetadata events", async () => {
+  const now = Date.now();
+  const ca = mintCa("test-ca", { now, validityMs: 3_600_000 }, await generateKeyPem());
+  const leaf = mintServing(ca, ["localhost"], ["127.0.0.1"], { now, validityMs: 3_600_000 }, await generateKeyPem());
+  const accepts: string[] = [];
+  const server = createServer({ cert: leaf.cert, key: leaf.key }, (req, res) => {
+    accepts.push(`${(req.url ?? "").includes("watch=1") ? "watch" : "get"} ${req.headers.accept ?? ""}`);
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      (req.url ?? "").includes("watch=1") ? '{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n' : '{"items":[]}',
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new KubeClient({ connection: { server: url, ca: ca.cert, origin: "test" }, timeoutMs: 10_000 });
+  try {
+    await client.getJson("/apis/x/v1/things", { metadataOnly: true });
+    await client.getJson("/apis/x/v1/things");
+    const events: unknown[] = [];
+    await client.watch("/apis/x/v1/things?watch=1", (e) => events.push(e), undefined, { metadataOnly: true }).done;
+    await client.watch("/apis/x/v1/things?watch=1", (e) => events.push(e)).done;
+    assert.deepEqual(accepts, [
+      "get application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json",
+      "get application/json",
+      "watch application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json",
+      "watch application/json",
+    ]);
+    assert.equal(events.length, 2);
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -59,6 +59,19 @@ interface WriteOptions {
 
 /** The Accept header that asks the API server for an object's metadata only (falling back to the whole object). */
 const ACCEPT_METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json";
+/** A list's items as metadata only (PartialObjectMetadataList), plain JSON the fallback. */
+const ACCEPT_METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json";
+
+/**
+ * How a GET or a watch is read: `maxBodyBytes` caps the answer; `metadataOnly` asks the API server
+ * for the objects' metadata only (PartialObjectMetadata, as client-go's metadata informers do: a
+ * reader that needs no more is not sent, nor parses, the rest; a server that cannot transform the
+ * answer sends the whole objects).
+ */
+export interface ReadOptions {
+  readonly maxBodyBytes?: number;
+  readonly metadataOnly?: boolean;
+}
 
 /** One watch: `close()` ends it; `done` settles when the stream ends (resolves) or fails (rejects). */
 export interface WatchStream {
@@ -120,11 +133,11 @@ export class KubeClient {
    * below the client's cap: reading stops there and the error's reason is `TooLarge` (a list page
    * read under what is left of a cache's budget).
    */
-  getJson(path: string, read: { readonly maxBodyBytes?: number } = {}): Promise<unknown> {
+  getJson(path: string, read: ReadOptions = {}): Promise<unknown> {
     const cap = read.maxBodyBytes;
-    return this.gate.run(cap === undefined ? `GET ${path}` : `GET ${path} <=${cap}`, () =>
-      this.send(path, undefined, cap),
-    );
+    const accept = read.metadataOnly === true ? ACCEPT_METADATA_LIST : "application/json";
+    const key = `GET ${path}${cap === undefined ? "" : ` <=${cap}`}${read.metadataOnly === true ? " metadata" : ""}`;
+    return this.gate.run(key, () => this.send(path, { cap, accept }));
   }
 
   /**
@@ -144,7 +157,9 @@ export class KubeClient {
       contentType: options.contentType ?? "application/json",
       answer: options.answer ?? "object",
     };
-    return this.gate.run(`${method} ${path} ${++this.unshared}`, () => this.send(path, write));
+    return this.gate.run(`${method} ${path} ${++this.unshared}`, () =>
+      this.send(path, { write, accept: write.answer === "metadata" ? ACCEPT_METADATA : "application/json" }),
+    );
   }
 
   requestStats(): { readonly started: number; readonly coalesced: number } {
@@ -154,13 +169,20 @@ export class KubeClient {
   /**
    * A watch: each JSON line goes to `onEvent`; the returned stream ends when the server closes it.
    * A line longer than `maxLineBytes` (default 8 MiB) ends the stream with an error whose reason is
-   * `TooLarge`: the rest of the line is never buffered.
+   * `TooLarge`: the rest of the line is never buffered. `metadataOnly`: the events carry the objects'
+   * metadata only (ReadOptions).
    */
-  watch(path: string, onEvent: (event: unknown) => void, maxLineBytes = 8 * 1024 * 1024): WatchStream {
+  watch(
+    path: string,
+    onEvent: (event: unknown) => void,
+    maxLineBytes = 8 * 1024 * 1024,
+    read: Pick<ReadOptions, "metadataOnly"> = {},
+  ): WatchStream {
     let req: ReturnType<typeof httpsRequest> | undefined;
     let closed = false;
+    const accept = read.metadataOnly === true ? ACCEPT_METADATA : "application/json";
     const done = new Promise<void>((resolve, reject) => {
-      req = this.open(this.watchAgent, path, (res) => {
+      req = this.open({ agent: this.watchAgent, path, accept }, (res) => {
         if (res.statusCode !== 200) {
           readBody(res, 1 << 20)
             .then((body) => reject(statusError(res.statusCode ?? 0, body)))
@@ -219,14 +241,17 @@ export class KubeClient {
     for (const child of this.children.splice(0)) child.close();
   }
 
-  private send(path: string, write?: Write, cap?: number): Promise<unknown> {
+  private send(
+    path: string,
+    how: { readonly write?: Write; readonly cap?: number | undefined; readonly accept: string },
+  ): Promise<unknown> {
+    const { write, cap } = how;
     const max = Math.min(cap ?? Infinity, this.options.maxBodyBytes ?? 256 * 1024 * 1024);
     const verb = write?.method ?? "GET";
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     return new Promise((resolve, reject) => {
       const req = this.open(
-        this.agent,
-        path,
+        { agent: this.agent, path, accept: how.accept, ...(write !== undefined ? { write } : {}) },
         (res) => {
           const code = res.statusCode ?? 0;
           const ok = code === 200 || (write !== undefined && code >= 200 && code <= 299);
@@ -246,7 +271,6 @@ export class KubeClient {
             }
           }, reject);
         },
-        write,
       );
       req.setTimeout(timeoutMs, () =>
         req.destroy(new KubeError(`${verb} ${path}: no answer within ${timeoutMs} ms`, 0)),
@@ -270,11 +294,10 @@ export class KubeClient {
   }
 
   private open(
-    agent: Agent,
-    path: string,
+    how: { readonly agent: Agent; readonly path: string; readonly accept: string; readonly write?: Write },
     onResponse: (res: IncomingMessage) => void,
-    write?: Write,
   ): ReturnType<typeof httpsRequest> {
+    const { agent, path, accept, write } = how;
     const token = this.options.connection.token?.();
     const body =
       write === undefined
@@ -289,7 +312,7 @@ export class KubeClient {
         path: this.url.pathname.replace(/\/$/, "") + path,
         method: write?.method ?? "GET",
         headers: {
-          accept: write?.answer === "metadata" ? ACCEPT_METADATA : "application/json",
+          accept,
           "user-agent": "bylaw",
           ...body,
           ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),

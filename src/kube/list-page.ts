@@ -6,11 +6,11 @@
  * room first (an informer drops the old copy of its store) and ask again at the same size.
  */
 import type { KubeObject } from "./types.js";
-import { KubeError } from "./kube-client.js";
+import { KubeError, type ReadOptions } from "./kube-client.js";
 
 /** What a page read needs of the API client (KubeClient). */
 export interface PageClient {
-  getJson(path: string, read?: { readonly maxBodyBytes?: number }): Promise<unknown>;
+  getJson(path: string, read?: ReadOptions): Promise<unknown>;
 }
 
 interface PageRequest {
@@ -21,6 +21,8 @@ interface PageRequest {
   readonly continueToken: string;
   readonly fieldSelector?: string;
   readonly labelSelector?: string;
+  /** The items' metadata only (PartialObjectMetadataList). */
+  readonly metadataOnly?: boolean;
   /** Bytes the page may take now (read again after `onTooLarge`). */
   readonly capBytes: () => number;
   /** A page was over the cap: true when the caller made room and the same page should be asked again. */
@@ -50,7 +52,10 @@ export async function readPage(client: PageClient, req: PageRequest): Promise<Pa
     if (req.labelSelector !== undefined) q.set("labelSelector", req.labelSelector);
     const cap = limit === 1 ? Math.max(req.capBytes(), ONE_OBJECT_BYTES) : req.capBytes();
     try {
-      const page = (await client.getJson(`${req.path}?${q.toString()}`, { maxBodyBytes: Math.max(1, cap) })) as {
+      const page = (await client.getJson(`${req.path}?${q.toString()}`, {
+        maxBodyBytes: Math.max(1, cap),
+        ...(req.metadataOnly === true ? { metadataOnly: true } : {}),
+      })) as {
         kind?: unknown;
         apiVersion?: unknown;
         metadata?: { resourceVersion?: unknown; continue?: unknown };

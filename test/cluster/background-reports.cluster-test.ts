@@ -5,7 +5,8 @@
  * as for Kyverno):
  * - a privileged Pod created before an Audit PSS ClusterPolicy appears as `fail` in its PolicyReport
  *   (named by its uid, owned by it, scoped to it) within one scan, and `kubectl get polr` shows it;
- * - a rescan with nothing changed writes nothing (the report's resourceVersion stays);
+ * - a rescan with nothing changed writes nothing (the report's resourceVersion stays); rows someone
+ *   edited are written back by the next scan;
  * - the Pod recreated compliant gets a report with `pass`, and the old Pod's report is gone;
  * - /metrics counts the scans with Kyverno's names: `kyverno_controller_reconcile_total` for the
  *   background-scan-controller, and the scans' results in `kyverno_policy_results_total` with
@@ -144,6 +145,14 @@ describe("background scans write one PolicyReport per resource", { timeout: buil
     await new Promise((r) => setTimeout(r, 25_000));
     const unchanged = (await reports()).find((r) => r.metadata.name === uid);
     assert.equal(unchanged?.metadata.resourceVersion, failing.metadata.resourceVersion, "no write on a rescan");
+
+    // Someone edits the rows (the scan watches reports' metadata only): the next scan writes them back.
+    const edit = [{ op: "replace", path: "/results/0/result", value: "pass" }];
+    await ok(["patch", "polr", uid, "-n", "shop", "--type=json", "-p", JSON.stringify(edit)]);
+    const edited = (await reports()).find((r) => r.metadata.name === uid);
+    assert.equal(edited?.results?.[0]?.result, "pass");
+    const restored = await reportWith(uid, "fail");
+    assert.notEqual(restored.metadata.resourceVersion, edited?.metadata.resourceVersion);
 
     await ok(["delete", "pod", "web", "-n", "shop", "--grace-period=0", "--force", "--wait=false"]);
     await eventually("Pod web to be gone", 60_000, async () => {

@@ -45,7 +45,10 @@ function validate(policy: CompiledPolicy, resource: JsonObject): PolicyResponse 
   return engine.validate(policy, { resource, operation: "CREATE", namespaceLabels: {} });
 }
 
-/** An API server's report store: GET, POST (409 when it exists), PUT (409 on a stale resourceVersion). */
+/**
+ * An API server's report store: GET, POST (409 when it exists), PUT (409 on a stale resourceVersion);
+ * a write records its `fieldManager` in the report's managedFields, as the API server does.
+ */
 function fakeReports() {
   const stored = new Map<string, JsonObject>();
   let version = 0;
@@ -59,7 +62,7 @@ function fakeReports() {
         ? Promise.reject(Object.assign(new Error("404"), { status: 404 }))
         : Promise.resolve(found);
     },
-    sendJson: (method: string, _path: string, body: unknown): Promise<unknown> => {
+    sendJson: (method: string, path: string, body: unknown): Promise<unknown> => {
       calls.push(method);
       const report = body as JsonObject;
       const name = (report["metadata"] as { name: string }).name;
@@ -72,9 +75,14 @@ function fakeReports() {
           (report["metadata"] as JsonObject)["resourceVersion"]
       )
         return conflict();
+      const manager = new URL(path, "https://api").searchParams.get("fieldManager") ?? "unnamed";
       const saved = {
         ...report,
-        metadata: { ...(report["metadata"] as JsonObject), resourceVersion: String(++version) },
+        metadata: {
+          ...(report["metadata"] as JsonObject),
+          resourceVersion: String(++version),
+          managedFields: [{ manager, operation: method === "POST" ? "Create" : "Update" }],
+        },
       };
       stored.set(name, saved);
       return Promise.resolve(saved);

@@ -71,7 +71,17 @@ const admitted = (resource: JsonObject): PolicyResponse[] =>
   scanResource({ engine, policies: [ADMISSION_ONLY], resource, namespaceLabels: {} });
 const keep = (row: JsonObject): boolean => row["policy"] === "admission-only";
 
-/** A report as the reports informer lists it: server fields added, no kind or apiVersion, no managedFields. */
+/** A managedFields entry of `manager`. */
+const managed = (manager: string): JsonObject => ({
+  manager,
+  operation: "Update",
+  apiVersion: "wgpolicyk8s.io/v1alpha2",
+  time: "2026-11-30T10:00:00Z",
+  fieldsType: "FieldsV1",
+  fieldsV1: { "f:results": {}, "f:summary": {} },
+});
+
+/** A report as the server returns it whole (written by Bylaw alone, its managedFields say): server fields added, no kind or apiVersion. */
 function listed(report: JsonObject, resourceVersion: string): JsonObject {
   const rest = Object.fromEntries(Object.entries(report).filter(([k]) => k !== "kind" && k !== "apiVersion"));
   return {
@@ -82,8 +92,18 @@ function listed(report: JsonObject, resourceVersion: string): JsonObject {
       uid: "report-uid",
       generation: 3,
       creationTimestamp: "2026-11-30T10:00:00Z",
-      annotations: { note: "set by someone" },
+      managedFields: [managed("bylaw")],
     },
+  };
+}
+
+/**
+ * The report as the reports informer is sent it: its metadata only (PartialObjectMetadata), with
+ * the managers its managedFields name (`kubectl-edit` when someone edited it).
+ */
+function metadataOf(read: JsonObject, managers: readonly string[]): JsonObject {
+  return {
+    metadata: { ...(read["metadata"] as JsonObject), managedFields: managers.map(managed) },
   };
 }
 
@@ -101,9 +121,15 @@ function stored(resource: JsonObject, withAdmission: boolean): JsonObject {
 
 /**
  * The scan's decision from the full report and from the compact one: the same. From the compact one
- * the scan first reads the report whole (`read`) exactly when it holds rows `keep` keeps.
+ * the scan first reads the report whole (`read`) exactly when it holds rows `keep` keeps. From the
+ * compacted metadata too (`managers`: who wrote it; the whole report is read first unless Bylaw alone did).
  */
-function sameDecision(resource: JsonObject, read: JsonObject, nowMillis = 99_000): ReturnType<typeof reconcileReport> {
+function sameDecision(
+  resource: JsonObject,
+  read: JsonObject,
+  o: { nowMillis?: number; managers?: readonly string[] } = {},
+): ReturnType<typeof reconcileReport> {
+  const nowMillis = o.nowMillis ?? 99_000;
   const decide = (existing: JsonObject) =>
     reconcileReport({
       resource,
@@ -119,6 +145,16 @@ function sameDecision(resource: JsonObject, read: JsonObject, nowMillis = 99_000
   const compact = first.action === "read" ? decide(read) : first;
   assert.equal(compact.action, full.action);
   if (full.action === "create" || full.action === "update") assert.deepEqual(compact, full);
+  const managers = o.managers ?? ["bylaw"];
+  const fromMetadata = decide(compactReport(metadataOf(read, managers)));
+  const bylawAlone = managers.every((m) => m === "bylaw");
+  assert.equal(
+    fromMetadata.action === "read",
+    holdsKept || !bylawAlone,
+    "read whole: rows to keep, or someone else wrote it",
+  );
+  const metadataDecision = fromMetadata.action === "read" ? decide(read) : fromMetadata;
+  assert.deepEqual(metadataDecision, full);
   return compact;
 }
 
@@ -153,7 +189,13 @@ test("a report someone edited (rows, summary, labels or owners) is written back,
     { ...read, metadata: { ...meta, labels: { "app.kubernetes.io/managed-by": "someone" } } },
     { ...read, metadata: { ...meta, ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "x", uid: "other" }] } },
   ];
-  for (const edited of edits) assert.equal(sameDecision(resource, edited).action, "update");
+  for (const edited of edits) {
+    const byKubectl = {
+      ...edited,
+      metadata: { ...(edited["metadata"] as JsonObject), managedFields: [managed("bylaw"), managed("kubectl-edit")] },
+    };
+    assert.equal(sameDecision(resource, byKubectl, { managers: ["bylaw", "kubectl-edit"] }).action, "update");
+  }
 });
 
 test("a report whose resource no policy matches any more is deleted, from the compact report too", () => {
@@ -207,4 +249,52 @@ test("the digest does not depend on key order: a report as the API server writes
   const asServerWrites = sortDeep(read) as JsonObject;
   assert.notDeepEqual(Object.keys(read), Object.keys(asServerWrites));
   assert.equal(sameDecision(resource, asServerWrites).action, "none");
+});
+
+test("from a report's metadata alone: its scope from its owner, its digest and policies from what Bylaw wrote with it, nothing of the rows", () => {
+  const read = stored(pod({ uid: "m" }), true);
+  const compact = compactReport(metadataOf(read, ["bylaw"])) as JsonObject;
+  assert.deepEqual(compact["scope"], read["scope"]);
+  assert.deepEqual(compact["rowPolicies"], ["admission-only", "pss-baseline", "team"]);
+  assert.equal(typeof compact["writtenDigest"], "string");
+  assert.equal(compact["results"], undefined);
+  assert.equal((compact["metadata"] as JsonObject)["managedFields"], undefined);
+  // Written by someone else too, or with no managedFields: nothing of its content is believed.
+  for (const managers of [["bylaw", "kubectl-annotate"], ["kyverno"], []]) {
+    const c = compactReport(metadataOf(read, managers)) as JsonObject;
+    assert.equal(c["contentUnknown"], true, managers.join());
+    assert.equal(c["writtenDigest"], undefined);
+    assert.deepEqual(c["scope"], read["scope"]);
+  }
+});
+
+test("a report with the same rows but not annotated by Bylaw alone (Kyverno's, an earlier Bylaw's, an annotation someone set) is written once, then left alone", () => {
+  const resource = pod({ privileged: true });
+  const read = stored(resource, false);
+  const meta = read["metadata"] as JsonObject;
+  const variants: JsonObject[] = [
+    { ...read, metadata: { ...meta, annotations: {}, managedFields: [managed("kyverno")] } },
+    { ...read, metadata: { ...meta, annotations: {} } },
+    {
+      ...read,
+      metadata: {
+        ...meta,
+        annotations: { ...(meta["annotations"] as JsonObject), note: "x" },
+        managedFields: [managed("bylaw"), managed("kubectl-annotate")],
+      },
+    },
+  ];
+  for (const existing of variants) {
+    const decide = (e: JsonObject) =>
+      reconcileReport({
+        resource,
+        responses: scanned(resource),
+        existing: { ...e, kind: "PolicyReport" },
+        nowMillis: 99_000,
+      });
+    const once = decide(existing);
+    assert.ok(once.action === "update", JSON.stringify(once.action));
+    assert.equal(decide(listed(once.report, "43")).action, "none");
+    assert.equal(decide(compactReport(metadataOf(listed(once.report, "43"), ["bylaw"]))).action, "none");
+  }
 });

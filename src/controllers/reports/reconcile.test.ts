@@ -92,12 +92,19 @@ test("a failing Pod gets one report named by its uid, owned by it, scoped to it,
   assert.ok(action.action === "create");
   const report = action.report;
   assert.equal(report["kind"], "PolicyReport");
-  assert.deepEqual(report["metadata"], {
+  const { annotations, ...meta } = report["metadata"] as JsonObject;
+  assert.deepEqual(meta, {
     name: "u-1",
     namespace: "shop",
     labels: { "app.kubernetes.io/managed-by": "kyverno", "reports.bylaw.dev/managed-by": "bylaw" },
     ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "web", uid: "u-1" }],
   });
+  // What lets the scan watch reports' metadata only (compact-report.ts): the content's digest and the policies with rows.
+  assert.deepEqual(Object.keys(annotations as JsonObject), [
+    "reports.bylaw.dev/content-digest",
+    "reports.bylaw.dev/row-policies",
+  ]);
+  assert.equal((annotations as JsonObject)["reports.bylaw.dev/row-policies"], "pss-baseline");
   assert.deepEqual(report["scope"], { apiVersion: "v1", kind: "Pod", name: "web", namespace: "shop", uid: "u-1" });
   assert.deepEqual(report["summary"], { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 });
   const [row] = report["results"] as JsonObject[];
@@ -118,7 +125,14 @@ test("nothing is written when only the time changed; a fixed Pod's report is upd
     nowMillis: 5_000,
   });
   assert.ok(first.action === "create");
-  const stored = { ...first.report, metadata: { ...(first.report["metadata"] as JsonObject), resourceVersion: "42" } };
+  const stored = {
+    ...first.report,
+    metadata: {
+      ...(first.report["metadata"] as JsonObject),
+      resourceVersion: "42",
+      managedFields: [{ manager: "bylaw", operation: "Update" }],
+    },
+  };
   const again = reconcileReport({
     resource: pod(true),
     responses: scan(pod(true)),
@@ -165,7 +179,14 @@ test("with --openreports-enabled the same report is an openreports.io Report (a 
   assert.equal(action.report["apiVersion"], "openreports.io/v1alpha1");
   assert.equal(action.report["kind"], "Report");
   assert.deepEqual(action.report["summary"], { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 });
-  const stored = { ...action.report, metadata: { ...(action.report["metadata"] as JsonObject), resourceVersion: "1" } };
+  const stored = {
+    ...action.report,
+    metadata: {
+      ...(action.report["metadata"] as JsonObject),
+      resourceVersion: "1",
+      managedFields: [{ manager: "bylaw", operation: "Update" }],
+    },
+  };
   assert.deepEqual(
     reconcileReport({
       resource: pod(true),

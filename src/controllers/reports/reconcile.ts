@@ -13,8 +13,9 @@ import {
   type PolicyResponse,
   type ReportFormat,
 } from "../../engine/index.js";
-import { digestOf, rowPoliciesOf } from "./compact-report.js";
-import { contentDigest, rowsOf } from "./report-content.js";
+import { knownContent, rowPoliciesOf, writtenByBylawAlone } from "./compact-report.js";
+import { withContentAnnotations, writtenContent } from "./report-annotations.js";
+import { builtDigest, contentDigest, rowsOf } from "./report-content.js";
 
 /**
  * `read`: the existing report is the informer's compacted copy (no rows) and holds rows of a policy
@@ -46,23 +47,43 @@ export interface ReconcileInput {
 export function reconcileReport(input: ReconcileInput): ReportAction {
   const existing = input.existing;
   const keep = input.keep;
-  if (keep !== undefined && existing !== undefined && digestOf(existing) !== undefined)
-    if (rowPoliciesOf(existing).some((policy) => keep({ policy }))) return { action: "read", report: existing };
+  const known = existing !== undefined ? knownContent(existing) : undefined;
+  // A compacted report whose rows cannot be told (someone else wrote it), or that holds rows to keep: read it whole.
+  if (known === "unknown") return { action: "read", report: existing as JsonObject };
+  if (keep !== undefined && known !== undefined)
+    if (rowPoliciesOf(existing as JsonObject).some((policy) => keep({ policy })))
+      return { action: "read", report: existing as JsonObject };
   const kept = keep !== undefined && existing !== undefined ? rowsOf(existing).filter((row) => keep(row)) : [];
   const raw = buildResourceReport(input.resource, input.responses, input.nowMillis, kept);
   const built = raw !== undefined ? inReportFormat(raw, input.format ?? "wgpolicyk8s") : undefined;
   if (built === undefined) return existing !== undefined ? { action: "delete", report: existing } : { action: "none" };
-  if (existing === undefined) return { action: "create", report: built };
-  if (contentDigest(built) === (digestOf(existing) ?? contentDigest(existing))) return { action: "none" };
-  const meta = built["metadata"] as JsonObject;
+  const digest = builtDigest(built);
+  const annotated = withContentAnnotations(built, digest);
+  if (existing === undefined) return { action: "create", report: annotated };
+  const same =
+    known === undefined
+      ? contentDigest(built) === contentDigest(existing) && annotatedAs(existing, digest)
+      : known.digest === (known.form === "written" ? digest : contentDigest(built));
+  if (same) return { action: "none" };
+  const meta = annotated["metadata"] as JsonObject;
   const read = existing["metadata"] as JsonObject | undefined;
   // The resourceVersion read: two replicas briefly both leading cannot overwrite each other unseen.
   const resourceVersion = read?.["resourceVersion"];
   return {
     action: "update",
     report: {
-      ...built,
+      ...annotated,
       metadata: { ...meta, ...(typeof resourceVersion === "string" ? { resourceVersion } : {}) },
     },
   };
+}
+
+/**
+ * Whether a report read whole carries, from Bylaw alone, the annotations Bylaw would write with it:
+ * one that does not (written by an earlier Bylaw, by Kyverno, or touched by someone) is written once
+ * more, so the reports informer can tell its content from its metadata from then on.
+ */
+function annotatedAs(existing: JsonObject, digest: string): boolean {
+  const meta = (existing["metadata"] ?? {}) as JsonObject;
+  return writtenContent(meta)?.digest === digest && writtenByBylawAlone(meta);
 }

@@ -40,3 +40,14 @@ export function contentDigest(report: JsonObject): string {
     .update(stringify(reportContent(report)) ?? "")
     .digest("base64");
 }
+
+/**
+ * The digest of what a report Bylaw built says, its keys in the order Bylaw builds them: cheaper
+ * than {@link contentDigest} (no key is sorted) and equal for two reports built alike, so it is only
+ * ever compared with another of its kind — the digest written with a report (report-annotations.ts).
+ */
+export function builtDigest(report: JsonObject): string {
+  return createHash("sha256")
+    .update(JSON.stringify(reportContent(report)))
+    .digest("base64");
+}

@@ -48,7 +48,8 @@ export function startReportsController(options: ReportsControllerOptions): Repor
       random,
       sleep,
       labelSelector: MANAGED,
-      // Only what a write decision reads, rows shared across reports (compact-report.ts).
+      // Only what a write decision reads: the reports' metadata, with the annotations Bylaw writes (compact-report.ts).
+      metadataOnly: true,
       compact: compactReport,
       onLog: (level, message, fields) => options.onLog(level, `reports: ${message}`, fields),
     });
