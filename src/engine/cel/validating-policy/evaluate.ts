@@ -93,12 +93,14 @@ export function evaluateBody(
   for (let i = 0; i < policy.validations.length && failed === undefined; i++) {
     const v = policy.validations[i];
     if (v === undefined) continue;
-    const index = { [VALIDATION_INDEX]: String(i) };
     const r = v.program.evaluate(activation, budget, services);
-    if (!r.ok) return result("error", `error: ${r.error.message}`, index);
-    if (r.value === true) continue;
+    if (r.ok && r.value === true) continue;
+    // The validation's index is built only for a validation that did not pass (the common case allocates nothing).
+    if (!r.ok) return result("error", `error: ${r.error.message}`, { [VALIDATION_INDEX]: String(i) });
     if (r.value !== false)
-      return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`, index);
+      return result("error", `error: validations[${i}] ('${v.expression.trim()}') did not evaluate to a bool`, {
+        [VALIDATION_INDEX]: String(i),
+      });
     let message = v.message;
     if (v.messageExpression !== undefined) {
       const m = v.messageExpression.evaluate(activation, budget, services);
