@@ -12,6 +12,8 @@
  *   --kyverno PATH      Kyverno's CLI binary (required; go build ./cmd/cli/kubectl-kyverno)
  *   --category NAME     only the policies of one MANIFEST category's suites
  *   --batch N           policies per invocation (default 20)
+ *   --from N            start at the Nth policy (0-based, in the printed order): continues a run
+ *                       stopped at "N/M policies"
  *   --show N            differences printed (default 40)
  *   --out FILE          every difference, as TSV
  */
@@ -104,6 +106,7 @@ async function main(): Promise<number> {
       kyverno: { type: "string" },
       category: { type: "string" },
       batch: { type: "string", default: "20" },
+      from: { type: "string", default: "0" },
       show: { type: "string", default: "40" },
       out: { type: "string" },
     },
@@ -203,7 +206,14 @@ async function main(): Promise<number> {
         differences.map((d) => d.map((c) => c.replace(/[\t\n]/g, " ")).join("\t")).join("\n") + "\n",
       );
   };
-  for (let i = 0; i < policyList.length; i += size) {
+  const from = Number(values.from);
+  if (!Number.isInteger(from) || from < 0 || from >= policyList.length) {
+    console.error(
+      `side-by-side:cross: --from ${values.from ?? ""} is not a policy index (0 to ${policyList.length - 1})`,
+    );
+    return 2;
+  }
+  for (let i = from; i < policyList.length; i += size) {
     await compareBatch(policyList.slice(i, i + size));
     // What is known so far, for a run stopped before its end.
     writeOut();
