@@ -52,7 +52,13 @@ function evaluate(
   const { body, verdict } = matched;
   if (verdict.kind === "error")
     return ruleResult("match", "ImageVerify", "error", `failed to execute matching: ${verdict.message}`);
-  if (body.failure !== undefined) return ruleResult("evaluation", "ImageVerify", "error", body.failure);
+  if (body.failure !== undefined)
+    return ruleResult(
+      "evaluation",
+      "ImageVerify",
+      "error",
+      failureText(body.failure, body.failedImage, request.subject),
+    );
   const req = request.request;
   const input = celPolicyInput(req, request.base(false));
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
@@ -92,6 +98,13 @@ function evaluate(
   } catch (e) {
     return ruleResult("evaluation", "ImageVerify", "error", `failed to evaluate policy: ${(e as Error).message}`);
   }
+}
+
+/** The body's compile failure; an images extractor's index counted after the resource's built-in extractors, as Kyverno counts it. */
+function failureText(failure: string, failedImage: number | undefined, resource: Resource): string {
+  if (failedImage === undefined) return failure;
+  const index = failedImage + builtInImages(resource).size;
+  return failure.replace(`spec.images[${failedImage}]`, `spec.images[${index}]`);
 }
 
 interface Run {
