@@ -3,11 +3,14 @@
  * included) fails to compile the policies it names, as Kyverno compiles an exception with each
  * policy it names (pkg/cel/policies/<kind>/compiler, pkg/image/verification/evaluator): those
  * policies answer an error naming the exception's field, with "output is expected to be of type
- * bool"; a policy it does not name runs as before. Checked beside kyverno apply v1.19.0.
+ * bool"; a policy it does not name runs as before. Checked beside kyverno apply v1.19.0 (whose CLI
+ * aborts the run with that text for a ValidatingPolicy, MutatingPolicy, GeneratingPolicy and
+ * DeletingPolicy, and answers the error row for an ImageValidatingPolicy).
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
+import { ok } from "../../index.js";
 import { createEngine } from "../../engine.js";
 import type { AnyCompiledException } from "./index.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
@@ -76,5 +79,61 @@ describe("a PolicyException whose matchCondition is not bool exactly fails the p
     assert.deepEqual(validate(ivp, [polex(ref, "!has(object.spec.flag)")]), [
       ["skip", "rule is skipped due to policy exception: default/ex"],
     ]);
+  });
+
+  test("MutatingPolicy, GeneratingPolicy and DeletingPolicy", () => {
+    const mp = compiled("MutatingPolicy", "mp", {
+      matchConstraints: podRules,
+      mutations: [
+        {
+          patchType: "ApplyConfiguration",
+          applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "a"}}}' },
+        },
+      ],
+    });
+    const mutated = engine.mutate(mp, {
+      resource,
+      operation: "CREATE",
+      namespaceLabels: {},
+      exceptions: [polex({ kind: "MutatingPolicy", name: "mp" }, "object.spec.flag")],
+    });
+    assert.deepEqual(
+      mutated.rules.map((r) => [r.status, r.message]),
+      [["error", `failed to evaluate policy: MutatingPolicy mp: spec.matchConditions[0].expression: ${REASON}`]],
+    );
+    assert.deepEqual(mutated.patchedResource ?? resource, resource);
+
+    const gp = compiled("GeneratingPolicy", "gp", {
+      matchConstraints: podRules,
+      generate: [{ expression: 'generator.Apply("default", [])' }],
+    });
+    const none = { get: () => ok(undefined), list: () => ok([]) };
+    const generated = engine.generate(
+      gp,
+      {
+        resource,
+        operation: "CREATE",
+        namespaceLabels: {},
+        exceptions: [polex({ kind: "GeneratingPolicy", name: "gp" }, "object.spec.flag")],
+      },
+      none,
+    );
+    assert.deepEqual(
+      generated.rules.map((r) => [r.status, r.message]),
+      [["error", `policy gp: spec.matchConditions[0].expression: ${REASON}`]],
+    );
+
+    const dp = compiled("DeletingPolicy", "dp", {
+      schedule: "*/1 * * * *",
+      matchConstraints: podRules,
+      conditions: [{ name: "c", expression: "true" }],
+    });
+    const [status, message] =
+      validate(dp, [polex({ kind: "DeletingPolicy", name: "dp" }, "object.spec.flag")])[0] ?? [];
+    assert.equal(status, "error");
+    assert.match(
+      message ?? "",
+      /DeletingPolicy dp: spec\.matchConditions\[0\]\.expression: compilation failed: output is expected to be of type bool$/,
+    );
   });
 });
