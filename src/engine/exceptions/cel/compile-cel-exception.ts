@@ -192,7 +192,8 @@ function conditionsOf(
         ),
       );
     const reason = types.refusal(compiled.value, ["bool"], "of type bool");
-    if (reason !== undefined) return void refusals.push({ field: `${at}.expression`, reason });
+    if (reason !== undefined) refusals.push({ field: `${at}.expression`, reason });
+    // Kept even when refused, so a path that does not ask exceptionRefusal runs it as before.
     conditions.push({ name, program: compiled.value });
   });
   return conditions;
