@@ -7,7 +7,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
-import { celExceptionsFor, type AnyCompiledException } from "../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal, type AnyCompiledException } from "../exceptions/cel/index.js";
 import { evaluateBody } from "../cel/validating-policy/evaluate.js";
 import { toCel } from "../cel/values.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
@@ -56,6 +56,12 @@ export function validateJsonPayload(
     now: env.ports.clock.nowMillis(),
     ...(request.exceptionNamespaces !== undefined ? { allowedNamespaces: request.exceptionNamespaces } : {}),
   });
+  // Kyverno compiles the exceptions naming the policy with it: one refused fails the policy's compile.
+  const refused = exceptionRefusal(exceptions);
+  if (refused !== undefined) {
+    const message = `policy ${policy.name}: ${refused.field}: compilation failed: ${refused.reason}`;
+    return { policy, resource: payload, rules: [ruleResult(compiled.resultName, "Validation", "error", message)] };
+  }
   const input = { object: toCel(payload), oldObject: null, request: null, namespaceObject: null };
   const result: RuleResult = evaluateBody(
     cel,

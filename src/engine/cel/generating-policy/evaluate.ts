@@ -29,7 +29,7 @@ import { CelFunctionError } from "../library.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
 import type { CelRuleInput } from "../validate-rule/index.js";
 import type { CompiledGeneratingPolicy } from "./compiled.js";
-import type { CompiledCelException } from "../../exceptions/cel/index.js";
+import { exceptionRefusal, type CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "../validating-policy/exceptions.js";
 import { goQuote } from "../../go/quote.js";
 import { renderTemplate, type CompiledTemplate, type EvaluatePlaceholder } from "./template.js";
@@ -75,6 +75,10 @@ export function evaluateGeneratingPolicy(policy: CompiledGeneratingPolicy, run: 
   if (verdict.kind === "no-match") return undefined;
   if (verdict.kind === "error") return result(call, "error", `failed to execute matching: ${verdict.message}`);
   if (policy.failure !== undefined) return result(call, "error", policy.failure);
+  // Kyverno compiles the exceptions naming the policy with it: one refused fails the policy's compile.
+  const refused = exceptionRefusal(run.exceptions ?? []);
+  if (refused !== undefined)
+    return result(call, "error", `policy ${call.name}: ${refused.field}: compilation failed: ${refused.reason}`);
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const asked: { namespace: string; object: JsonObject }[] = [];
   let armed = false;

@@ -43,6 +43,11 @@ interface MutatingRequest {
   readonly resource: Resource;
   readonly input: CelRuleInput;
   readonly exceptions?: readonly CompiledCelException[];
+  /**
+   * The compile error of an exception naming the policy that Kyverno refuses (exceptions/cel
+   * exceptionRefusal): Kyverno compiles exceptions with the policy, so each matched body fails with it.
+   */
+  readonly refused?: string;
   /** Existing resources, when the caller can read them: a mutate-existing policy's targets are listed through it (targets.ts). */
   readonly existing?: ExistingResources;
 }
@@ -59,6 +64,10 @@ export function evaluateMutatingPolicy(
     if (verdict.kind === "no-match") continue;
     if (verdict.kind === "error") {
       results.push(ruleResult("match", "Mutation", "error", `failed to execute matching: ${verdict.message}`));
+      continue;
+    }
+    if (request.refused !== undefined) {
+      results.push(failed(request.refused).result);
       continue;
     }
     const input = patched === request.resource ? request.input : { ...request.input, object: toCel(patched) };

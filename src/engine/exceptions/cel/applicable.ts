@@ -30,3 +30,13 @@ export function celExceptionsFor(
   }
   return out;
 }
+
+/**
+ * The refusal of the first exception that has one (types.ts `refusal`): Kyverno compiles the
+ * exceptions naming a policy with it, so the policy fails to compile with that field and reason.
+ */
+export function exceptionRefusal(
+  exceptions: readonly CompiledCelException[],
+): NonNullable<CompiledCelException["refusal"]> | undefined {
+  return exceptions.find((e) => e.refusal !== undefined)?.refusal;
+}

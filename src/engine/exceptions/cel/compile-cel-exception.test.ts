@@ -61,11 +61,22 @@ describe("compileCelException", () => {
     );
   });
 
-  test("a condition must be a bool, named once with a qualified name", () => {
-    assert.match(
-      problemsOf(polex({ policyRefs: refs, matchConditions: [{ name: "n", expression: "'text'" }] })).join(),
-      /expected to be of type bool/,
+  test("a condition not of type bool exactly loads, carrying the refusal that fails the policies it names", () => {
+    for (const expression of ["'text'", "object.spec.flag"]) {
+      const r = engine.compileException(polex({ policyRefs: refs, matchConditions: [{ name: "n", expression }] }));
+      assert.ok(r.ok && "policyRefs" in r.exception, expression);
+      assert.deepEqual(r.exception.refusal, {
+        field: "spec.matchConditions[0].expression",
+        reason: "output is expected to be of type bool",
+      });
+    }
+    const r = engine.compileException(
+      polex({ policyRefs: refs, matchConditions: [{ name: "n", expression: "object.spec.flag == true" }] }),
     );
+    assert.ok(r.ok && "policyRefs" in r.exception && r.exception.refusal === undefined);
+  });
+
+  test("a condition is named once with a qualified name", () => {
     assert.deepEqual(
       problemsOf(
         polex({

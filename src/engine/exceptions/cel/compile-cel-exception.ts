@@ -3,13 +3,15 @@
  * declares them (policyRefs required, each with kind and name; matchConditions with name and
  * expression; images, allowedValues; reportResult skip|pass; expiresAt RFC 3339), and every
  * matchConditions expression compiled in the CEL environment of the policies it excepts (Kyverno
- * compiles them with the policy; a bad one is an error at its field, with the position). Fields
+ * compiles them with the policy; a bad one is an error at its field, with the position; one not of
+ * type bool exactly is the exception's `refusal`, which fails the policies it names). Fields
  * the schema does not declare are warnings: the API server prunes them.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { problem, warning, type PolicyProblem } from "../../api/problem.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { matchConditionFields } from "../../cel/match-condition-fields.js";
+import { ExactTypes } from "../../cel/exact-types.js";
 import { exceptionKey } from "../messages.js";
 import {
   CEL_EXCEPTION_API_VERSIONS,
@@ -85,7 +87,8 @@ export function compileCelException(doc: JsonValue, cel: CelEngine, source?: str
     typeof spec["evaluationMode"] !== "string"
   )
     problems.push(problem("spec.evaluationMode", "must be a string"));
-  const matchConditions = conditionsOf(spec["matchConditions"], cel, problems);
+  const refusals: NonNullable<CompiledCelException["refusal"]>[] = [];
+  const matchConditions = conditionsOf(spec["matchConditions"], cel, { problems, refusals });
   if (problems.some((p) => p.severity === "error")) return { ok: false, problems };
   const priority = priorityOf(metadata);
   const exception: CompiledCelException = {
@@ -101,6 +104,7 @@ export function compileCelException(doc: JsonValue, cel: CelEngine, source?: str
     reportResult: reportResult === "pass" ? "pass" : "skip",
     ...(expiresAt !== undefined ? { expiresAt } : {}),
     ...(priority !== undefined ? { priority } : {}),
+    ...(refusals[0] !== undefined ? { refusal: refusals[0] } : {}),
     ...(source !== undefined ? { source } : {}),
     warnings: problems,
     document: doc,
@@ -159,24 +163,27 @@ function expiryOf(v: JsonValue | undefined, problems: PolicyProblem[]): number |
   return at;
 }
 
+/** Each condition compiled; one not of type bool exactly is a refusal (the policies it names fail), not a problem. */
 function conditionsOf(
   v: JsonValue | undefined,
   cel: CelEngine,
-  problems: PolicyProblem[],
+  out: { readonly problems: PolicyProblem[]; readonly refusals: NonNullable<CompiledCelException["refusal"]>[] },
 ): CompiledCelException["matchConditions"] {
+  const { problems, refusals } = out;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) {
     problems.push(problem("spec.matchConditions", "must be a list"));
     return [];
   }
   const names = new Set<string>();
-  const out: { name: string; program: CelProgram }[] = [];
+  const conditions: { name: string; program: CelProgram }[] = [];
+  const types = new ExactTypes();
   v.forEach((c, i) => {
     const at = `spec.matchConditions[${i}]`;
     const fields = matchConditionFields(c, at, names, problems);
     if (fields === undefined) return;
     const { name, expression } = fields;
-    const compiled = cel.compile(expression, { expectType: "bool" });
+    const compiled = cel.compile(expression);
     if (!compiled.ok)
       return void problems.push(
         problem(
@@ -184,9 +191,12 @@ function conditionsOf(
           `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`,
         ),
       );
-    out.push({ name, program: compiled.value });
+    const reason = types.refusal(compiled.value, ["bool"], "of type bool");
+    if (reason !== undefined) refusals.push({ field: `${at}.expression`, reason });
+    // Kept even when refused, so a path that does not ask exceptionRefusal runs it as before.
+    conditions.push({ name, program: compiled.value });
   });
-  return out;
+  return conditions;
 }
 
 function priorityOf(metadata: JsonObject): number | undefined {

@@ -45,6 +45,12 @@ export interface CompiledCelException {
   readonly priority?: number;
   /** Where the document came from (file and document), when the caller said. */
   readonly source?: string;
+  /**
+   * A matchCondition not of type bool exactly, as Kyverno's compiler wants it (cel/exact-types.ts):
+   * Kyverno compiles an exception with each policy it names, so each of those policies fails to
+   * compile with this field and reason; the exception itself loads.
+   */
+  readonly refusal?: { readonly field: string; readonly reason: string };
   /** Problems that do not stop the exception from loading. */
   readonly warnings: readonly PolicyProblem[];
   readonly document: JsonObject;

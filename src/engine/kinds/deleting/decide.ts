@@ -45,6 +45,8 @@ export function deletingVerdict(
     readonly policyNamespace: string;
     readonly ports: EnginePorts;
     readonly exceptions?: readonly CompiledCelException[];
+    /** The compile error of an exception naming the policy that Kyverno refuses: a selected object gets it. */
+    readonly refused?: string;
   },
 ): DeletingVerdict {
   const resource = candidate.resource;
@@ -60,6 +62,7 @@ export function deletingVerdict(
   });
   if (verdict.kind === "no-match") return { kind: "not-selected" };
   if (verdict.kind === "error") return { kind: "error", message: verdict.message };
+  if (run.refused !== undefined) return { kind: "error", message: run.refused };
   const services = { ports: run.ports, policyNamespace: run.policyNamespace };
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const input = {

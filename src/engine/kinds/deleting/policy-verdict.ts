@@ -4,7 +4,7 @@
  * cleanup controller (controllers/cleanup/runnable.ts) both ask, so an object excepted offline is
  * kept in the cluster too.
  */
-import { celExceptionsFor, type AnyCompiledException } from "../../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal, type AnyCompiledException } from "../../exceptions/cel/index.js";
 import type { EnginePorts } from "../../ports.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import { deletingVerdict } from "./decide.js";
@@ -28,9 +28,13 @@ export function deletingPolicyVerdict(
       ...(run.exceptionNamespaces !== undefined ? { allowedNamespaces: run.exceptionNamespaces } : {}),
     },
   );
+  const refused = exceptionRefusal(exceptions);
   return deletingVerdict(policy.deleting, candidate, {
     policyNamespace: policy.namespace,
     ports: run.ports,
     exceptions,
+    ...(refused !== undefined
+      ? { refused: `${policy.kind} ${policy.name}: ${refused.field}: compilation failed: ${refused.reason}` }
+      : {}),
   });
 }

@@ -47,6 +47,12 @@ export interface CompiledImageValidatingBody {
   readonly required: boolean;
   /** The first expression that did not compile, naming the policy and field: every matched resource gets it as an error. */
   readonly failure: string | undefined;
+  /**
+   * When `failure` is an `images` extractor's, its index among the policy's own: Kyverno's message
+   * counts it after the built-in extractors of the request's resource (images.ts), so the index
+   * it names depends on the resource (evaluate.ts failureText).
+   */
+  readonly failedImage: number | undefined;
   /** The autogen copies for pod controllers (Kyverno's ivpol autogen, as a ValidatingPolicy's), each its own body; none in a copy. */
   readonly autogen: readonly CompiledImageValidatingBody[];
 }

@@ -4,7 +4,10 @@
  * attestors and attestations, validations and auditAnnotations, and `validationConfigurations`
  * (mutateDigest, verifyDigest and required, each true unless set false, as the CRD defaults them).
  * Every expression compiles here; the first that does not is the body's `failure` ("failed to
- * compile policy: <field>: …"), which every matched resource gets as an error.
+ * compile policy: <field>: …"), which every matched resource gets as an error. Types are checked
+ * exactly where Kyverno's compiler checks them (exact-types.ts): matchImageReferences,
+ * matchConditions and validations bool, messageExpression string, auditAnnotations string or
+ * null, images list(string), list(dyn) or dyn.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import type { PolicyProblem } from "../../api/problem.js";
@@ -13,6 +16,7 @@ import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { compileConstraints } from "../../cel/validating-policy/match-constraints.js";
 import { compileGlob } from "../../values/glob.js";
 import { autogenSpecs } from "../../cel/validating-policy/autogen.js";
+import { ExactTypes } from "../../cel/exact-types.js";
 import { compileAttestors } from "./attestors.js";
 import type { CompiledImageValidatingBody, ImageReferenceMatch, NamedProgram } from "./body.js";
 
@@ -65,32 +69,38 @@ function compileOneBody(spec: JsonObject, label: string, scope: "cluster" | "nam
     list(spec["variables"]).map((v) => text(v, "name") ?? ""),
   );
   const config = isObject(spec["validationConfigurations"]) ? spec["validationConfigurations"] : {};
-  const body: Omit<CompiledImageValidatingBody, "failure" | "autogen"> = {
+  // In the order Kyverno's compiler takes them, so the first failure is the one it reports:
+  // matchImageReferences (with the environment), matchConditions, images, variables, validations,
+  // auditAnnotations.
+  const matchImageReferences = programs.references(list(spec["matchImageReferences"]));
+  const matchConditions = programs.named(list(spec["matchConditions"]), "spec.matchConditions", BOOL, false);
+  const before = programs.failure;
+  const images = programs.named(list(spec["images"]), "spec.images", IMAGES, true);
+  // named() keeps the extractors before the first that fails: their count is its index.
+  const failedImage = before === undefined && programs.failure !== undefined ? images.length : undefined;
+  const variables = programs.named(list(spec["variables"]), "spec.variables", undefined, true);
+  const body: Omit<CompiledImageValidatingBody, "failure" | "failedImage" | "autogen"> = {
     constraints: constraints.value,
     failurePolicy: spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail",
-    matchConditions: programs.named(list(spec["matchConditions"]), "spec.matchConditions", "bool", false),
-    variables: programs.named(list(spec["variables"]), "spec.variables", undefined, true),
-    images: programs.named(list(spec["images"]), "spec.images", undefined, true),
-    matchImageReferences: programs.references(list(spec["matchImageReferences"])),
+    matchConditions,
+    variables,
+    images,
+    matchImageReferences,
     attestors: compileAttestors(spec["attestors"]),
     attestations: new Map(list(spec["attestations"]).map((a) => [text(a, "name") ?? "", a])),
     validations: list(spec["validations"]).flatMap((v, i) => {
       const at = `spec.validations[${i}]`;
-      const program = programs.one(`${at}.expression`, text(v, "expression"), "bool", true);
+      const program = programs.one(`${at}.expression`, text(v, "expression"), BOOL, true);
       const me = text(v, "messageExpression");
       const messageExpression =
-        me === undefined ? undefined : programs.one(`${at}.messageExpression`, me, "string", true);
+        me === undefined ? undefined : programs.one(`${at}.messageExpression`, me, STRING, true);
       return program === undefined
         ? []
         : [{ expression: text(v, "expression") ?? "", program, message: text(v, "message") ?? "", messageExpression }];
     }),
     auditAnnotations: list(spec["auditAnnotations"]).flatMap((a, i) => {
-      const program = programs.one(
-        `spec.auditAnnotations[${i}].valueExpression`,
-        text(a, "valueExpression"),
-        undefined,
-        true,
-      );
+      const at = `spec.auditAnnotations[${i}].valueExpression`;
+      const program = programs.one(at, text(a, "valueExpression"), ANNOTATION, true);
       return program === undefined ? [] : [{ key: text(a, "key") ?? "", program }];
     }),
     credentials: isObject(spec["credentials"]) ? spec["credentials"] : undefined,
@@ -98,12 +108,25 @@ function compileOneBody(spec: JsonObject, label: string, scope: "cluster" | "nam
     verifyDigest: config["verifyDigest"] !== false,
     required: config["required"] !== false,
   };
-  return { ok: true, body: { ...body, failure: programs.failure, autogen: [] } };
+  return { ok: true, body: { ...body, failure: programs.failure, failedImage, autogen: [] } };
 }
+
+/** A type Kyverno's compiler wants exactly (exact-types.ts): the types it takes and its words for them. */
+interface Exact {
+  readonly types: readonly string[];
+  readonly wanted: string;
+}
+const BOOL: Exact = { types: ["bool"], wanted: "of type bool" };
+const STRING: Exact = { types: ["string"], wanted: "of type string" };
+const ANNOTATION: Exact = { types: ["string", "null"], wanted: "either of type string or null_type" };
+/** An images extractor: list(string), dyn or list(dyn) (pkg/cel/compiler/images.go); cel-go names list(string) `list`. */
+const IMAGES: Exact = { types: ["list<string>", "dyn", "list"], wanted: "of type list" };
 
 /** Compiles expressions until the first that does not, which it keeps as `failure`. */
 class Programs {
   failure: string | undefined;
+  /** Variables are recorded here; a typed expression is checked against it, as Kyverno's compiler checks. */
+  private readonly types = new ExactTypes();
 
   constructor(
     private readonly cel: CelEngine,
@@ -113,20 +136,17 @@ class Programs {
   one(
     field: string,
     expression: string | undefined,
-    expectType: string | undefined,
+    exact: Exact | undefined,
     variables: boolean,
   ): CelProgram | undefined {
-    return this.compile(this.cel, field, expression, { expectType, names: variables ? this.variableNames : [] });
+    return this.compile(this.cel, field, expression, { exact, names: variables ? this.variableNames : [] });
   }
 
-  named(
-    items: readonly JsonObject[],
-    field: string,
-    expectType: string | undefined,
-    variables: boolean,
-  ): NamedProgram[] {
+  /** Each item's `expression`; a variable (no exact type) is recorded for the expressions that read it. */
+  named(items: readonly JsonObject[], field: string, exact: Exact | undefined, variables: boolean): NamedProgram[] {
     return items.flatMap((item, i) => {
-      const program = this.one(`${field}[${i}].expression`, text(item, "expression"), expectType, variables);
+      const program = this.one(`${field}[${i}].expression`, text(item, "expression"), exact, variables);
+      if (program !== undefined && exact === undefined) this.types.variable(text(item, "name") ?? "", program);
       return program === undefined ? [] : [{ name: text(item, "name") ?? "", program }];
     });
   }
@@ -142,7 +162,7 @@ class Programs {
       }
       const expression = text(item, "expression");
       const field = `spec.matchImageReferences[${i}].expression`;
-      const program = this.compile(refCel(), field, expression, { expectType: "bool", names: [] });
+      const program = this.compile(refCel(), field, expression, { exact: BOOL, names: [] });
       return program === undefined || expression === undefined ? [] : [{ expression, program }];
     });
   }
@@ -151,20 +171,21 @@ class Programs {
     cel: CelEngine,
     field: string,
     expression: string | undefined,
-    opts: { readonly expectType: string | undefined; readonly names: readonly string[] },
+    opts: { readonly exact: Exact | undefined; readonly names: readonly string[] },
   ): CelProgram | undefined {
     if (this.failure !== undefined) return undefined;
     if (expression === undefined || expression.trim() === "") {
       this.failure = `failed to compile policy: ${field}: an expression is required`;
       return undefined;
     }
-    const r = cel.compile(
-      expression,
-      opts.expectType === undefined
-        ? { variableNames: opts.names }
-        : { variableNames: opts.names, expectType: opts.expectType },
-    );
-    if (!r.ok) this.failure = `failed to compile policy: ${field}: compilation failed: ${r.error.message}`;
-    return r.ok ? r.value : undefined;
+    const r = cel.compile(expression, { variableNames: opts.names });
+    const why = !r.ok
+      ? r.error.message
+      : opts.exact === undefined
+        ? undefined
+        : this.types.refusal(r.value, opts.exact.types, opts.exact.wanted);
+    if (why === undefined) return r.ok ? r.value : undefined;
+    this.failure = `failed to compile policy: ${field}: compilation failed: ${why}`;
+    return undefined;
   }
 }

@@ -22,7 +22,7 @@ import { fromCel, toCel } from "../../cel/values.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../../cel/types.js";
 import type { CelServices } from "../../cel/kyverno/index.js";
 import { decideExceptions } from "../../cel/validating-policy/exceptions.js";
-import { celExceptionsFor } from "../../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal } from "../../exceptions/cel/index.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
@@ -52,8 +52,19 @@ function evaluate(
   const { body, verdict } = matched;
   if (verdict.kind === "error")
     return ruleResult("match", "ImageVerify", "error", `failed to execute matching: ${verdict.message}`);
-  if (body.failure !== undefined) return ruleResult("evaluation", "ImageVerify", "error", body.failure);
+  if (body.failure !== undefined)
+    return ruleResult(
+      "evaluation",
+      "ImageVerify",
+      "error",
+      failureText(body.failure, body.failedImage, request.subject),
+    );
   const req = request.request;
+  const exceptions = namingExceptions(policy, request, env);
+  // Kyverno compiles the exceptions naming the policy with it: one refused fails the policy's compile.
+  const refused = exceptionRefusal(exceptions);
+  const compileError = refused && `failed to compile policy: ${refused.field}: compilation failed: ${refused.reason}`;
+  if (compileError !== undefined) return ruleResult("evaluation", "ImageVerify", "error", compileError);
   const input = celPolicyInput(req, request.base(false));
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const caller = { policyNamespace: policy.namespace };
@@ -64,14 +75,6 @@ function evaluate(
   const services: CelServices = { ...plain, imageVerifier: verifier };
   const conditions = matchConditions(body, input, { budget, services });
   if (conditions !== "match") return conditions;
-  const exceptions = celExceptionsFor(
-    req.exceptions,
-    { kind: policy.kind, name: policy.name },
-    {
-      now: env.ports.clock.nowMillis(),
-      ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
-    },
-  );
   let allowed: unknown = { allowedImages: [], allowedValues: [] };
   if (exceptions.length > 0) {
     const decided = decideExceptions(exceptions, { ...input }, body.failurePolicy, budget, services);
@@ -92,6 +95,26 @@ function evaluate(
   } catch (e) {
     return ruleResult("evaluation", "ImageVerify", "error", `failed to evaluate policy: ${(e as Error).message}`);
   }
+}
+
+/** The policies.kyverno.io PolicyExceptions that name the policy. */
+function namingExceptions(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv) {
+  const req = request.request;
+  return celExceptionsFor(
+    req.exceptions,
+    { kind: policy.kind, name: policy.name },
+    {
+      now: env.ports.clock.nowMillis(),
+      ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
+    },
+  );
+}
+
+/** The body's compile failure; an images extractor's index counted after the resource's built-in extractors, as Kyverno counts it. */
+function failureText(failure: string, failedImage: number | undefined, resource: Resource): string {
+  if (failedImage === undefined) return failure;
+  const index = failedImage + builtInImages(resource).size;
+  return failure.replace(`spec.images[${failedImage}]`, `spec.images[${index}]`);
 }
 
 interface Run {

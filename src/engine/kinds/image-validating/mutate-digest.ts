@@ -15,7 +15,7 @@ import type { CelServices } from "../../cel/kyverno/index.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../../cel/types.js";
 import { celPolicyInput } from "../../cel/validate-rule/index.js";
 import { decideExceptions } from "../../cel/validating-policy/exceptions.js";
-import { celExceptionsFor } from "../../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal } from "../../exceptions/cel/index.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
@@ -97,5 +97,7 @@ function applies(
     },
   );
   if (exceptions.length === 0) return true;
+  // An exception Kyverno refuses fails the policy's compile: no digest is mutated (as for body.failure).
+  if (exceptionRefusal(exceptions) !== undefined) return false;
   return decideExceptions(exceptions, activation, "Ignore", run.budget, run.services).kind !== "exempt";
 }

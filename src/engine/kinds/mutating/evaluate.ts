@@ -4,7 +4,7 @@
  * generate answer nothing.
  */
 import { celPolicyInput } from "../../cel/validate-rule/index.js";
-import { celExceptionsFor } from "../../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal } from "../../exceptions/cel/index.js";
 import { evaluateMutatingPolicy } from "../../cel/mutating-policy/evaluate.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
@@ -30,6 +30,7 @@ function mutate(
       ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
     },
   );
+  const refused = exceptionRefusal(exceptions);
   const outcome = evaluateMutatingPolicy(
     policy.mutating,
     {
@@ -37,6 +38,9 @@ function mutate(
       resource,
       input: celPolicyInput(req, request.base(false)),
       exceptions,
+      ...(refused !== undefined
+        ? { refused: `${policy.kind} ${policy.name}: ${refused.field}: compilation failed: ${refused.reason}` }
+        : {}),
       ...(existing !== undefined ? { existing } : {}),
     },
     { ports: env.ports, policyNamespace: policy.namespace },

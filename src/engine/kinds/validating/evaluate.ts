@@ -14,7 +14,7 @@ import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import { evaluateAdmissionPolicy } from "../../cel/admission-policy/index.js";
 import { forPolicyKinds } from "../../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy } from "../../cel/validating-policy/index.js";
-import { celExceptionsFor } from "../../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal } from "../../exceptions/cel/index.js";
 import { matchesOnce } from "../../pipeline/match-rule.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import { ruleStartData } from "../../pipeline/rule-scope.js";
@@ -83,6 +83,15 @@ function evaluateProgram(
       ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
     },
   );
+  // Kyverno compiles the exceptions naming the policy with it: one refused fails the policy's compile.
+  const refused = exceptionRefusal(exceptions);
+  if (refused !== undefined)
+    return ruleResult(
+      program.resultName,
+      "Validation",
+      "error",
+      `policy ${policy.name}: ${refused.field}: compilation failed: ${refused.reason}`,
+    );
   return evaluateValidatingPolicy(
     compiled,
     match,
