@@ -7,7 +7,11 @@
  * "success". Variables are lazy: each evaluates once, when first read, and a failing one raises
  * its error only where it is read. auditAnnotations evaluate after the validations; their errors
  * are errors, their non-empty string values the result's properties. A failing or erring
- * validation's index is the property `cel.validationIndex`. The rule name is "" (Kyverno names none).
+ * validation's index is the property `cel.validationIndex`. The rule name is "" (Kyverno names none),
+ * but for an error the policy's evaluation itself returns (an exception's or a matchCondition's, an
+ * audit annotation's once every validation passed): rule "evaluation", "failed to load context: …".
+ * An audit annotation whose value is not a string (null) is an error in cel-go's words, as Kyverno
+ * converts it to a Go string.
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
@@ -19,12 +23,20 @@ import { VALIDATING_POLICY_RULE, type CompiledValidatingPolicy } from "./compile
 import type { CompiledCelException } from "../../exceptions/cel/index.js";
 import { decideExceptions } from "./exceptions.js";
 import { policyActivation } from "../lazy-variables.js";
+import { stringConversionError } from "../string-conversion.js";
 
 const NAME = VALIDATING_POLICY_RULE;
 
 function result(status: RuleResult["status"], message: string, properties?: Record<string, string>): RuleResult {
   const r = ruleResult(NAME, "Validation", status, message);
   return properties === undefined || Object.keys(properties).length === 0 ? r : { ...r, properties };
+}
+
+/** The rule Kyverno's vpol engine names an error of the policy's evaluation itself ("failed to load context"). */
+const EVALUATION_RULE = "evaluation";
+
+function loadError(cause: string): RuleResult {
+  return ruleResult(EVALUATION_RULE, "Validation", "error", `failed to load context: ${cause}`);
 }
 
 /** Kyverno's report property naming the validation that failed or erred (its vpol engine's `cel.validationIndex`). */
@@ -74,20 +86,18 @@ export function evaluateBody(
       services,
     );
     if (decided.kind === "exempt") return decided.result;
-    if (decided.kind === "error") return result("error", decided.message);
+    if (decided.kind === "error") return loadError(decided.cause);
     allowed = { allowedImages: decided.allowedImages, allowedValues: decided.allowedValues };
   }
   const activation = policyActivation(policy.variables, input, { extra: { exceptions: allowed }, budget, services });
   const conditionErrors: string[] = [];
   for (const c of policy.matchConditions) {
     const r = c.program.evaluate(activation, budget, services);
-    if (!r.ok) conditionErrors.push(`matchConditions ${c.name}: ${r.error.message}`);
+    if (!r.ok) conditionErrors.push(r.error.message);
     else if (r.value !== true) return result("skip", "skip");
   }
   if (conditionErrors.length > 0) {
-    return policy.failurePolicy === "Ignore"
-      ? result("skip", "skip")
-      : result("error", `failed to load context: ${conditionErrors.join("; ")}`);
+    return policy.failurePolicy === "Ignore" ? result("skip", "skip") : loadError(conditionErrors.join("; "));
   }
   let failed: { readonly index: number; readonly message: string } | undefined;
   for (let i = 0; i < policy.validations.length && failed === undefined; i++) {
@@ -117,13 +127,17 @@ export function evaluateBody(
   const annotations: Record<string, string> = {};
   for (const a of policy.auditAnnotations) {
     const r = a.program.evaluate(activation, budget, services);
-    if (!r.ok)
-      return result(
-        "error",
-        `error: failed to evaluate auditAnnotation '${a.key}': ${r.error.message}`,
-        failed !== undefined ? { [VALIDATION_INDEX]: String(failed.index) } : undefined,
-      );
-    const value = fromCel(r.value);
+    const value = r.ok ? r.value : undefined;
+    const conversion = r.ok ? stringConversionError(value) : undefined;
+    const error = !r.ok
+      ? `failed to evaluate auditAnnotation '${a.key}': ${r.error.message}`
+      : conversion !== undefined
+        ? `failed to convert auditAnnotation '${a.key}' expression: ${conversion}`
+        : undefined;
+    if (error !== undefined)
+      return failed === undefined
+        ? loadError(error)
+        : result("error", `error: ${error}`, { [VALIDATION_INDEX]: String(failed.index) });
     if (typeof value === "string" && value !== "") annotations[a.key] = value;
   }
   if (failed === undefined) return result("pass", "success", annotations);

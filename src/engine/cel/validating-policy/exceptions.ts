@@ -20,7 +20,11 @@ export const EXCEPTION_RULE = "exception";
 
 type ExceptionVerdict =
   | { readonly kind: "exempt"; readonly result: RuleResult }
-  | { readonly kind: "error"; readonly message: string }
+  /**
+   * `cause` is the conditions' errors as Kyverno's matcher joins them (cel-go's texts, "; " between);
+   * `message` names the exception and the condition too.
+   */
+  | { readonly kind: "error"; readonly message: string; readonly cause: string }
   | { readonly kind: "evaluate"; readonly allowedImages: readonly string[]; readonly allowedValues: readonly string[] };
 
 export function decideExceptions(
@@ -38,7 +42,11 @@ export function decideExceptions(
     const outcome = conditionsHold(exception, activation, budget, services);
     if (outcome.kind === "error") {
       if (full || failurePolicy === "Ignore") continue;
-      return { kind: "error", message: `failed to load context: PolicyException ${exception.key}: ${outcome.message}` };
+      return {
+        kind: "error",
+        message: `failed to load context: PolicyException ${exception.key}: ${outcome.message}`,
+        cause: outcome.cause,
+      };
     }
     if (!outcome.holds) continue;
     matched.push(exception);
@@ -61,17 +69,25 @@ function conditionsHold(
   activation: CelActivation,
   budget: CostBudget,
   services: CelServices,
-): { kind: "ok"; holds: boolean } | { kind: "error"; message: string } {
+): { kind: "ok"; holds: boolean } | { kind: "error"; message: string; cause: string } {
   const errors: string[] = [];
+  const causes: string[] = [];
   // A namespaced exception's conditions read as its own namespace's (services.ts authorNamespace).
   const asAuthor = exception.namespace === "" ? services : { ...services, authorNamespace: exception.namespace };
   for (const c of exception.matchConditions) {
     const r = c.program.evaluate(activation, budget, asAuthor);
-    if (!r.ok) errors.push(`matchConditions ${c.name}: ${r.error.message}`);
-    else if (r.value === false) return { kind: "ok", holds: false };
-    else if (r.value !== true) errors.push(`matchConditions ${c.name}: did not evaluate to a bool`);
+    if (!r.ok) {
+      errors.push(`matchConditions ${c.name}: ${r.error.message}`);
+      causes.push(r.error.message);
+    } else if (r.value === false) return { kind: "ok", holds: false };
+    else if (r.value !== true) {
+      errors.push(`matchConditions ${c.name}: did not evaluate to a bool`);
+      causes.push("did not evaluate to a bool");
+    }
   }
-  return errors.length > 0 ? { kind: "error", message: errors.join("; ") } : { kind: "ok", holds: true };
+  return errors.length > 0
+    ? { kind: "error", message: errors.join("; "), cause: causes.join("; ") }
+    : { kind: "ok", holds: true };
 }
 
 /** The matched exception whose label priority is the highest positive integer; the first when none has one. */

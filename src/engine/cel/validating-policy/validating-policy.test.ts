@@ -133,6 +133,45 @@ describe("ValidatingPolicy", () => {
     });
   });
 
+  test("an error of the evaluation itself is rule 'evaluation', 'failed to load context: …', in cel-go's words; a null audit annotation is an error, as Kyverno converts it to a string", () => {
+    // Checked beside kyverno apply -p v1.19.0.
+    const rows = (spec: JsonObject) =>
+      engine
+        .validate(vpol(spec), { resource: latest, operation: "CREATE", namespaceLabels: {} })
+        .rules.map((r) => [r.rule, r.status, r.message, r.properties?.["cel.validationIndex"]]);
+    assert.deepEqual(
+      rows({
+        matchConditions: [{ name: "mc", expression: "object.spec.nope == 1" }],
+        validations: [{ expression: "true" }],
+      }),
+      [["evaluation", "error", "failed to load context: no such key: nope", undefined]],
+    );
+    const nullAnnotation = [{ key: "k", valueExpression: "null" }];
+    const conversion =
+      "failed to convert auditAnnotation 'k' expression: type conversion error from 'null_type' to 'string'";
+    assert.deepEqual(rows({ validations: [{ expression: "true" }], auditAnnotations: nullAnnotation }), [
+      ["evaluation", "error", `failed to load context: ${conversion}`, undefined],
+    ]);
+    assert.deepEqual(
+      rows({ validations: [{ expression: "false", message: "nope" }], auditAnnotations: nullAnnotation }),
+      [["", "error", `error: ${conversion}`, "0"]],
+    );
+    assert.deepEqual(
+      rows({
+        validations: [{ expression: "true" }],
+        auditAnnotations: [{ key: "k", valueExpression: "string(object.spec.nope)" }],
+      }),
+      [
+        [
+          "evaluation",
+          "error",
+          "failed to load context: failed to evaluate auditAnnotation 'k': no such key: nope",
+          undefined,
+        ],
+      ],
+    );
+  });
+
   test("an expression of the wrong type exactly (dyn where cel-go infers dyn) fails to compile, as Kyverno's compiler refuses it", () => {
     const message = (spec: JsonObject): string => run(vpol(spec), latest)[0]?.[2] ?? "";
     assert.match(
