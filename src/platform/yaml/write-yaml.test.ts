@@ -31,8 +31,11 @@ const READERS: [string, Reader][] = [
 ];
 
 /** The first string whose document does not read back as written, per reader; empty when all do. */
-function mismatches(values: readonly JsonValue[]): string[] {
-  const text = writeYamlStream(values.map((value) => ({ value })));
+function mismatches(
+  values: readonly JsonValue[],
+  write: (values: readonly JsonValue[]) => string = (vs) => writeYamlStream(vs.map((value) => ({ value }))),
+): string[] {
+  const text = write(values);
   const want = values.map(canonicalJson);
   const out: string[] = [];
   for (const [name, read] of READERS) {
@@ -185,6 +188,40 @@ describe("writeKubeYaml", () => {
     assert.equal(
       writeKubeYaml(pod),
       'kind: Pod\nmetadata:\n  labels:\n    "on": "yes"\nspec:\n  containers:\n  - image: nginx\n    name: c\n',
+    );
+  });
+  test("as go-yaml v2: what cannot be plain is single-quoted, a quote inside doubled; a value breaks at the first single space past column 80", () => {
+    // Kyverno v1.19.0's `kyverno apply -p`, for these two report rows.
+    const converted =
+      "failed to load context: failed to convert auditAnnotation 'k' expression: type conversion error from 'null_type' to 'string'";
+    const pattern =
+      "validation error: this is a rather long message that goes on and on past the eighty column limit of the emitter to see folding. rule r failed at path /metadata/labels/";
+    assert.equal(
+      writeKubeYaml({ results: [{ message: converted, policy: "ann" }] }),
+      "results:\n- message: 'failed to load context: failed to convert auditAnnotation ''k'' expression:\n    type conversion error from ''null_type'' to ''string'''\n  policy: ann\n",
+    );
+    assert.equal(
+      writeKubeYaml({ results: [{ message: pattern }] }),
+      "results:\n- message: 'validation error: this is a rather long message that goes on and on past\n    the eighty column limit of the emitter to see folding. rule r failed at path /metadata/labels/'\n",
+    );
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+    assert.equal(
+      writeKubeYaml({ note: words }),
+      "note: word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12\n  word13 word14 word15 word16 word17 word18 word19 word20 word21 word22 word23 word24\n  word25 word26 word27 word28 word29\n",
+    );
+  });
+
+  test("what it breaks reads back as written: hostile strings made long, as values at several depths", () => {
+    const pad = "lorem ipsum dolor sit amet ".repeat(4);
+    const strings = [...fixedHostileStrings(), ...seededHostileStrings(500)].flatMap((s) => [
+      `${pad}${s}`,
+      `${s} ${pad}${s}`,
+      `${pad}  ${s}  '${pad}'`,
+    ]);
+    const values = strings.map((s) => ({ a: s, b: [{ c: s, d: { e: s } }] }));
+    assert.deepEqual(
+      mismatches(values, (vs) => vs.map((v) => writeKubeYaml(v)).join("---\n")),
+      [],
     );
   });
 });

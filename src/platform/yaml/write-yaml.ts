@@ -104,13 +104,19 @@ const escapingStringTag: ScalarTag = {
     if (typeof value !== "string" || !(MUST_ESCAPE.test(value) || (value.includes("\n") && BLOCK_UNSAFE.test(value)))) {
       return stringifyPlainOrQuoted(item, ctx, onComment, onChompKeep);
     }
-    const forced = new Scalar(value);
-    forced.type = Scalar.QUOTE_DOUBLE;
-    const quoted = stringifyPlainOrQuoted(forced, ctx, onComment, onChompKeep);
-    // The text is one double-quoted scalar, so every such character in it is content, and each escape reads back as it.
-    return quoted.replace(MUST_ESCAPE_ALL, escapeFor);
+    return doubleQuoted(value);
   },
 };
+
+/**
+ * A string as one double-quoted scalar on one line: JSON's string syntax is YAML's double-quoted
+ * one (1.1 and 1.2), plus MUST_ESCAPE's characters escaped. Not `yaml`'s own double quotes: for
+ * some multi-line text (2.9.1: "\n \n" then a line past 80 characters) they do not read back.
+ */
+function doubleQuoted(value: string): string {
+  // One scalar, so every such character in it is content, and each escape reads back as it.
+  return JSON.stringify(value).replace(MUST_ESCAPE_ALL, escapeFor);
+}
 
 const OPTIONS: CreateNodeOptions & DocumentOptions & SchemaOptions & ToStringOptions = {
   version: "1.2",
@@ -158,12 +164,82 @@ export function writeGoYaml(value: JsonValue): string {
   return stringify(value, GO_OPTIONS);
 }
 
+/** go-yaml v2's emitter width: past this column it breaks a flow scalar at its next single space. */
+const GO_V2_WIDTH = 80;
+/** Text go-yaml v2 calls printable throughout (is_printable: no control character, no U+FEFF, nothing past U+FFFD): it may go in single quotes. */
+const GO_V2_PRINTABLE = /^[\n\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
+
+/**
+ * A one-line scalar as go-yaml v2 writes it at `column`, its continuation lines at `indent`: plain
+ * or single-quoted (a `'` doubled), broken at a single space once the line is past 80 columns
+ * (yaml_emitter_write_plain_scalar/_single_quoted_scalar; a break reads back as that space).
+ */
+function goV2Folded(value: string, quoted: boolean, at: { column: number; indent: string }): string {
+  let out = quoted ? "'" : "";
+  let column = at.column + out.length;
+  let spaces = false;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i] as string;
+    if (ch === " ") {
+      const inside = !quoted || (i > 0 && i < value.length - 1);
+      if (!spaces && column > GO_V2_WIDTH && inside && value[i + 1] !== " ") {
+        out += `\n${at.indent}`;
+        column = at.indent.length;
+      } else {
+        out += ch;
+        column++;
+      }
+      spaces = true;
+    } else {
+      const written = quoted && ch === "'" ? "''" : ch;
+      out += written;
+      column += written.length;
+      spaces = false;
+    }
+  }
+  return quoted ? `${out}'` : out;
+}
+
+/**
+ * go-yaml v2's choices for a map value on one line: what cannot be plain is single-quoted (a `'`
+ * inside too, where the writer above would double-quote it) unless it needs an escape or would read
+ * back as another type (double quotes, as above); plain and single-quoted scalars break past 80
+ * columns. Keys, flow collections, sequence items and multi-line text are the writer above.
+ */
+const kubeStringTag: ScalarTag = {
+  ...goQuotingStringTag,
+  stringify(item, ctx, onComment, onChompKeep) {
+    const text = goQuotingStringTag.stringify?.(item, ctx, onComment, onChompKeep) ?? JSON.stringify(item.value);
+    const value = item.value;
+    const start = ctx.indentAtStart;
+    if (typeof value !== "string" || value.includes("\n") || ctx.implicitKey || ctx.inFlow === true) return text;
+    if (typeof start !== "number") return text;
+    const plain = text === value;
+    const quoted =
+      text.startsWith("'") ||
+      (text.startsWith('"') && value !== "" && !AMBIGUOUS_PLAIN.test(value) && GO_V2_PRINTABLE.test(value));
+    if (!plain && !quoted) return text;
+    // ctx.indent is the value's continuation indent, one step in from its key; indentAtStart counts from the key.
+    const column = Math.max(0, ctx.indent.length - 2) + start;
+    return goV2Folded(value, !plain, { column, indent: ctx.indent });
+  },
+};
+
 /**
  * A JSON-like value as sigs.k8s.io/yaml's `Marshal` (go-yaml v2) writes it, for text that must look
- * like kyverno apply's printed resources: keys sorted (by code unit), a sequence level with its key.
+ * like kyverno apply's printed resources and reports: keys sorted (by code unit), a sequence level
+ * with its key, go-yaml v2's quoting and line breaks (kubeStringTag).
  */
 export function writeKubeYaml(value: JsonValue): string {
-  return stringify(value, { ...GO_OPTIONS, indentSeq: false, sortMapEntries: true });
+  return stringify(value, {
+    ...GO_OPTIONS,
+    customTags: (tags) => [
+      ...tags.map((t) => (typeof t === "object" && t.tag === stringTag.tag ? kubeStringTag : t)),
+      ambiguousPlain,
+    ],
+    indentSeq: false,
+    sortMapEntries: true,
+  });
 }
 
 /** One YAML document (ending in a newline) for a JSON-like value; `comment` becomes a `#` line before it. */
