@@ -21,6 +21,7 @@ import type { ParamKindRef } from "../cel/params/index.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { UnsourcedPolicy } from "./compiled-policy.js";
 import { verdictMatcher } from "../match/index.js";
+import { reportAnnotations } from "./report-annotations.js";
 
 const MATCHED = { kind: "match" } as const;
 const NOT_MATCHED = { kind: "no-match" } as const;
@@ -96,6 +97,7 @@ export function compileAdmissionPolicy(
     validating: { programs: [{ resultName: name, matcher, program: cel, failure: body.failure }], action },
     background: true,
     scored: true,
+    ...reportAnnotations(metadata),
     warnings: [],
   };
   return { ok: true, policy };

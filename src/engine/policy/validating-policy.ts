@@ -22,6 +22,7 @@ import { createCel } from "../cel/create-cel.js";
 import { sharedCel } from "../cel/shared-cel.js";
 import { compileBodies, VALIDATING_POLICY_RULE } from "../cel/validating-policy/index.js";
 import { verdictMatcher } from "../match/index.js";
+import { reportAnnotations } from "./report-annotations.js";
 
 function text(o: JsonObject, key: string): string | undefined {
   const v = o[key];
@@ -120,6 +121,7 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
     },
     background,
     scored: annotation(metadata, "policies.kyverno.io/scored") !== "false",
+    ...reportAnnotations(metadata),
     warnings: [],
   };
   return { ok: true, policy };

@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from "../api/json.js";
 import type { PolicyResponse } from "../pipeline/types.js";
-import { countRows, emptySummary, reportRows } from "./report-results.js";
+import { countRows, emptySummary, reportNamespace, reportRows } from "./report-results.js";
 
 const API_VERSION = "openreports.io/v1alpha1";
 
@@ -18,7 +18,8 @@ export function buildCliReports(responses: readonly PolicyResponse[], nowMillis:
   for (const response of responses) {
     if (response.rules.length === 0) continue;
     const rows = reportRows(response, seconds, true);
-    const { name, namespace } = response.policy;
+    const name = response.policy.name;
+    const namespace = reportNamespace(response.policy);
     if (!namespace) {
       clustered.push(...rows);
       continue;

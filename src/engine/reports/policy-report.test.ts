@@ -12,6 +12,7 @@ function response(o: { scored: boolean; namespace: string; status: "pass" | "fai
     namespace: "",
     scored: o.scored,
     background: true,
+    origin: { document: { metadata: { name: "require-team" } } },
   } as unknown as CompiledPolicy;
   const metadata = o.namespace === "" ? { name: "n1" } : { name: "p1", namespace: o.namespace };
   return {

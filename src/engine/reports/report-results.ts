@@ -3,12 +3,26 @@
  * fields (`pkg/utils/report/results.go`). Shared by the per-namespace report of `apply -p` and the
  * per-resource report of a background scan, so both show the same row for the same response.
  */
-import type { JsonObject } from "../api/json.js";
+import { isObject, type JsonObject } from "../api/json.js";
 import { resourceApiVersion, resourceKind, resourceName, resourceNamespace } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import { kindDescriptor } from "../kinds/registry.js";
 import type { PolicyResponse } from "../pipeline/types.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import { reportResult } from "./report-result.js";
+
+/**
+ * The namespace a policy's results are filed under, as Kyverno keys the policy object by its
+ * metadata: a namespaced policy's own, and also the one a cluster-scoped kind's file names anyway
+ * (a MutatingPolicy written with `namespace: kyverno` reports as `kyverno/NAME`, in its own report;
+ * the API server drops such a namespace, so only offline runs see it); else "".
+ */
+export function reportNamespace(policy: CompiledPolicy): string {
+  if (policy.namespace !== "") return policy.namespace;
+  const meta = policy.origin.document["metadata"];
+  const ns = isObject(meta) ? meta["namespace"] : undefined;
+  return typeof ns === "string" ? ns : "";
+}
 
 export type Summary = { pass: number; fail: number; warn: number; error: number; skip: number };
 
@@ -23,9 +37,8 @@ export function emptySummary(): Summary {
  */
 export function reportRows(response: PolicyResponse, seconds: number, withResources: boolean): JsonObject[] {
   const ns = resourceNamespace(response.resource);
-  const policy = response.policy.namespace
-    ? `${response.policy.namespace}/${response.policy.name}`
-    : response.policy.name;
+  const filed = reportNamespace(response.policy);
+  const policy = filed !== "" ? `${filed}/${response.policy.name}` : response.policy.name;
   const source = kindDescriptor(response.policy.kind)?.reportSource ?? "kyverno";
   return response.rules.map((rule) => {
     const properties = resultProperties(rule, response.policy.background ? "background scan" : "admission review");

@@ -120,4 +120,47 @@ describe("bylaw apply -p: Kyverno 1.19's report", () => {
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--report-api must be one of openreports, wgpolicyk8s \(got "v1"\)/);
   });
+  test("a CEL policy's rows carry its severity and category; one written with a namespace (cluster-scoped kind) files its rows as namespace/name in a report of its own, as Kyverno's CLI keys it", async () => {
+    // Checked beside kyverno apply -p v1.19.0 (a ValidatingPolicy, a ValidatingAdmissionPolicy, the corpus's add-volume MutatingPolicy).
+    const vpol = (name: string, extra: string) => `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata:
+  name: ${name}
+${extra}  annotations:
+    policies.kyverno.io/category: Sample
+    policies.kyverno.io/severity: medium
+spec:
+  validationActions: [Audit]
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+    - expression: "has(object.metadata.labels)"
+      message: labels
+`;
+    const dir = tempTree({
+      "p.yaml": `${vpol("plain", "")}---\n${vpol("stray", "  namespace: kyverno\n")}`,
+      "r.yaml": pods,
+    });
+    const io = recordingIo();
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), "-p", "--output-format", "json"], io);
+    const parts = io.stdout
+      .join("\n")
+      .split("\n---\n")
+      .map((p) => JSON.parse(p) as Report);
+    assert.deepEqual(
+      parts.map((p) => [
+        p.kind,
+        p.metadata["name"],
+        p.metadata["namespace"],
+        [...new Set(p.results.map((r) => r.policy))],
+      ]),
+      [
+        ["ClusterReport", "merged", undefined, ["plain"]],
+        ["PolicyReport", "stray", "kyverno", ["kyverno/stray"]],
+      ],
+    );
+    const row = parts[0]?.results[0] as unknown as Record<string, unknown>;
+    assert.deepEqual([row["category"], row["severity"]], ["Sample", "medium"]);
+  });
 });

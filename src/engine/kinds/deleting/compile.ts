@@ -16,6 +16,7 @@ import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy
 import type { PolicyKindName } from "../types.js";
 import type { CompiledDeletingBody, DeletionPropagation } from "./body.js";
 import { ExactTypes } from "../../cel/exact-types.js";
+import { reportAnnotations } from "../../policy/report-annotations.js";
 
 type Programs = { ok: true; value: { name: string; program: CelProgram }[] } | { ok: false; problem: PolicyProblem };
 
@@ -44,6 +45,7 @@ export function compileDeletingKind(doc: JsonObject, kind: PolicyKindName, env: 
       deleting: body.value,
       background: false,
       scored: true,
+      ...reportAnnotations(metadata),
       warnings: [],
     },
   };

@@ -12,6 +12,7 @@ import { schemaProblems } from "../../policy/schema/check-schema.js";
 import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { GENERATING_POLICY_VERSIONS } from "./kinds.js";
+import { reportAnnotations } from "../../policy/report-annotations.js";
 
 export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName): KindCompileOutcome {
   if (!GENERATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind);
@@ -43,6 +44,7 @@ export function compileGeneratingKind(doc: JsonObject, kind: PolicyKindName): Ki
       generating: body.compiled,
       background: true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
+      ...reportAnnotations(metadata),
       warnings: updateDeletesWarnings(spec, body.compiled.synchronize),
     },
   };

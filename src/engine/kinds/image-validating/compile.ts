@@ -9,6 +9,7 @@ import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { compileImageValidatingBody } from "./compile-body.js";
 import { IMAGE_VALIDATING_POLICY_VERSIONS } from "./kinds.js";
+import { reportAnnotations } from "../../policy/report-annotations.js";
 
 export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName): KindCompileOutcome {
   if (!IMAGE_VALIDATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind);
@@ -33,6 +34,7 @@ export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName
       imageValidating: compiled.body,
       background: isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
+      ...reportAnnotations(metadata),
       warnings: [],
     },
   };

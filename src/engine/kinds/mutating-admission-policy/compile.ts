@@ -8,6 +8,7 @@ import { MUTATING_ADMISSION_API_VERSIONS } from "../../cel/admission-policy/inde
 import { compileMutatingAdmissionPolicy } from "../../cel/mutating-admission-policy/index.js";
 import type { KindCompileOutcome } from "../../policy/compile-policy.js";
 import { compileUnsupported } from "../unsupported/compile.js";
+import { reportAnnotations } from "../../policy/report-annotations.js";
 
 export function compileMutatingAdmissionKind(doc: JsonObject, bindings: readonly JsonObject[]): KindCompileOutcome {
   if (!MUTATING_ADMISSION_API_VERSIONS.has(textOf(doc["apiVersion"])))
@@ -26,6 +27,7 @@ export function compileMutatingAdmissionKind(doc: JsonObject, bindings: readonly
       mutatingAdmission: compiled.value,
       background: true,
       scored: true,
+      ...reportAnnotations(doc["metadata"]),
       warnings: [],
     },
   };

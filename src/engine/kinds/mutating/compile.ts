@@ -9,6 +9,7 @@ import type { KindCompileOutcome } from "../../policy/compile-policy.js";
 import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { MUTATING_POLICY_VERSIONS } from "./kinds.js";
+import { reportAnnotations } from "../../policy/report-annotations.js";
 
 export function compileMutatingKind(doc: JsonObject, kind: PolicyKindName): KindCompileOutcome {
   if (!MUTATING_POLICY_VERSIONS.has(textOf(doc["apiVersion"]))) return compileUnsupported(doc, kind);
@@ -33,6 +34,7 @@ export function compileMutatingKind(doc: JsonObject, kind: PolicyKindName): Kind
       mutating: compiled.bodies,
       background: isObject(evaluation["background"]) ? evaluation["background"]["enabled"] !== false : true,
       scored: annotations["policies.kyverno.io/scored"] !== "false",
+      ...reportAnnotations(metadata),
       warnings: [],
     },
   };
