@@ -22,7 +22,7 @@
 import type { JsonObject, JsonValue } from "../../engine/index.js";
 import type { KubeObject } from "../../kube/types.js";
 import { REPORT_FIELD_MANAGER } from "../../kube/report-calls.js";
-import { contentDigest, rowsOf } from "./report-content.js";
+import { contentDigest, rowPolicyNames } from "./report-content.js";
 import { writtenContent } from "./report-annotations.js";
 
 /**
@@ -78,8 +78,7 @@ export function compactReport(report: KubeObject): KubeObject {
   if (isObject(scope)) out["scope"] = scope;
   if (whole) {
     out[DIGEST] = contentDigest(r);
-    const policies = [...new Set(rowsOf(r).map((row) => row["policy"]))].filter((p) => typeof p === "string").sort();
-    out[ROW_POLICIES] = shared.intern(policies);
+    out[ROW_POLICIES] = shared.intern(rowPolicyNames(r));
     return out;
   }
   const written = writtenContent(meta);

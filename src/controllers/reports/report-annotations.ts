@@ -5,7 +5,7 @@
  * report; compact-report.ts checks that from the managedFields.
  */
 import type { JsonObject } from "../../engine/index.js";
-import { rowsOf } from "./report-content.js";
+import { rowPolicyNames } from "./report-content.js";
 
 const DIGEST = "reports.bylaw.dev/content-digest";
 const ROW_POLICIES = "reports.bylaw.dev/row-policies";
@@ -13,12 +13,11 @@ const ROW_POLICIES = "reports.bylaw.dev/row-policies";
 /** The report with its content annotations (`digest`: report-content.ts's builtDigest of it). */
 export function withContentAnnotations(report: JsonObject, digest: string): JsonObject {
   const meta = (report["metadata"] ?? {}) as JsonObject;
-  const policies = [...new Set(rowsOf(report).map((row) => row["policy"]))].filter((p) => typeof p === "string");
   const annotations = {
     ...((meta["annotations"] ?? {}) as JsonObject),
     [DIGEST]: digest,
     // Policy names are DNS names (a namespaced one `namespace/name`): never a comma.
-    [ROW_POLICIES]: policies.sort().join(","),
+    [ROW_POLICIES]: rowPolicyNames(report).join(","),
   };
   return { ...report, metadata: { ...meta, annotations } };
 }

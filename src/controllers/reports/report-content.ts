@@ -13,6 +13,11 @@ export function rowsOf(report: JsonObject): JsonObject[] {
   return Array.isArray(report["results"]) ? (report["results"] as JsonObject[]) : [];
 }
 
+/** The names of the policies with rows in a report, sorted, each once. */
+export function rowPolicyNames(report: JsonObject): string[] {
+  return [...new Set(rowsOf(report).map((row) => row["policy"]))].filter((p) => typeof p === "string").sort();
+}
+
 /**
  * What a report says, without what changes on every scan (the rows' timestamps) or what the server
  * sets. Not its kind: a report is only ever compared with the one of its own kind (one informer, one
