@@ -64,8 +64,11 @@ function reportRows(stdout: string): Rows | undefined {
   const rows: Rows = new Map();
   let reports = 0;
   for (const line of stdout.split("\n")) {
-    const json = line.trim();
-    if (!json.startsWith("{")) continue;
+    // Kyverno prints a report on the line of its last "Mutation has been applied successfully." when
+    // a batch holds MutatingPolicies: the report is the line from its first `{"`.
+    const at = line.indexOf('{"');
+    if (at < 0) continue;
+    const json = line.slice(at).trim();
     let report: { results?: unknown };
     try {
       report = JSON.parse(json) as { results?: unknown };

@@ -17,6 +17,7 @@ import type { CompiledConstraints } from "../validating-policy/match-constraints
 import type { CompiledMutatingBody, CompiledMutation, CompiledTargets } from "./compiled.js";
 import { jsonPatchLibrary } from "./json-patch-library.js";
 import { asWritten, structLiteralsAsMaps } from "./struct-literals.js";
+import { typeNameMismatches } from "./struct-type-names.js";
 import { ExactTypes } from "../exact-types.js";
 
 const ENGINES: { cluster?: CelEngine; namespaced?: CelEngine } = {};
@@ -131,8 +132,13 @@ function compileMutation(
   const patchType = m["patchType"] === "JSONPatch" ? "JSONPatch" : "ApplyConfiguration";
   const field = patchType === "JSONPatch" ? "jsonPatch" : "applyConfiguration";
   const body = isObject(m[field]) ? m[field] : {};
-  const program = compile(`spec.mutations[${i}].${field}.expression`, text(body, "expression"));
-  return program === undefined ? undefined : { patchType, program };
+  const expression = text(body, "expression");
+  const program = compile(`spec.mutations[${i}].${field}.expression`, expression);
+  if (program === undefined) return undefined;
+  const mismatches = typeNameMismatches(expression ?? "");
+  return mismatches.length === 0
+    ? { patchType, program }
+    : { patchType, program, typeMismatch: `type mismatch: ${mismatches.join("\n")}` };
 }
 
 /** `spec.evaluation.mutateExisting.enabled`. */

@@ -6,6 +6,11 @@ import type { CompiledConstraints } from "../validating-policy/match-constraints
 export interface CompiledMutation {
   readonly patchType: "ApplyConfiguration" | "JSONPatch";
   readonly program: CelProgram;
+  /**
+   * Kubernetes' "type mismatch" for the expression's constructors whose type names do not match their
+   * field paths (struct-type-names.ts): the mutation's error once its expression evaluates.
+   */
+  readonly typeMismatch?: string;
 }
 
 /** The policy's own spec, or one of its autogen copies for pod controllers. */

@@ -191,6 +191,7 @@ export function patchWith(
   value: unknown,
   schema: "kind" | "deduced" = "kind",
 ): Patched {
+  if (m.typeMismatch !== undefined) return { ok: false, message: m.typeMismatch };
   let json;
   try {
     json = fromCel(value);

@@ -95,12 +95,44 @@ describe("MutatingPolicy", () => {
   });
 
   test("autogen: a Pod policy also patches a Deployment's pod template", () => {
-    const p = mpol({ mutations: [addLabel] });
+    const p = mpol({ mutations: [apply('Object{spec: Object.spec{priorityClassName: "high"}}')] });
     const d = deployment("web", { app: "web" });
     const r = run(p, d);
     assert.deepEqual(r.rules, [["", "pass", "success"]]);
     const template = (r.patched?.["spec"] as JsonObject)["template"] as JsonObject;
-    assert.deepEqual((template["metadata"] as JsonObject)["labels"], { app: "web", team: "a" });
+    assert.equal((template["spec"] as JsonObject)["priorityClassName"], "high");
+  });
+
+  test("autogen: an Object.metadata{…} constructor lands under the template's wrapper with the wrong type name: Kyverno's type mismatch, nothing patched", () => {
+    const d = deployment("web", { app: "web" });
+    const r = run(mpol({ mutations: [addLabel] }), d);
+    assert.deepEqual(r.rules, [
+      [
+        "evaluation",
+        "error",
+        'failed to evaluate policy: type mismatch: unexpected type name "Object.metadata", expected "Object.spec.template.metadata", which matches field name path from root Object type',
+      ],
+    ]);
+    assert.deepEqual(r.patched, d);
+  });
+
+  test("a constructor whose type name is not its field path is an error once the expression evaluates (ApplyConfiguration and a JSONPatch value)", () => {
+    const wrong = apply('Object{spec: Object.spec{containers: [Object.spec.container{name: "c"}]}}');
+    assert.deepEqual(run(mpol({ mutations: [wrong] }), pod({ name: "a" })).rules, [
+      [
+        "evaluation",
+        "error",
+        'failed to evaluate policy: type mismatch: unexpected type name "Object.spec.container", expected "Object.spec.containers", which matches field name path from root Object type',
+      ],
+    ]);
+    const patch = jsonPatch('[JSONPatch{op: "add", path: "/spec/x", value: Object.x{y: Object.z{}}}]');
+    assert.match(
+      String(run(mpol({ mutations: [patch] }), pod({ name: "a" })).rules[0]?.[2]),
+      /unexpected type name "Object.z", expected "Object.x.y"/,
+    );
+    // Skipped by its matchConditions: never evaluated, no error.
+    const skipped = mpol({ matchConditions: [{ name: "never", expression: "false" }], mutations: [wrong] });
+    assert.deepEqual(run(skipped, pod({ name: "a" })).rules, [["", "skip", "skip"]]);
   });
 
   test("a NamespacedMutatingPolicy acts only in its own namespace", () => {

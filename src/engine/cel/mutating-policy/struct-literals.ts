@@ -9,9 +9,9 @@
 
 import type { CelProgram } from "../types.js";
 
-const CONSTRUCTOR = /^(?:Object(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*|JSONPatch)\s*\{/;
-const FIELD = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*):/;
-const IDENT_CHAR = /[A-Za-z0-9_.]/;
+export const CONSTRUCTOR = /^(?:Object(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*|JSONPatch)\s*\{/;
+export const FIELD = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)(\s*):/;
+export const IDENT_CHAR = /[A-Za-z0-9_.]/;
 
 type Open = "struct" | "{" | "(" | "[";
 const CLOSERS: Readonly<Record<string, Open>> = { "}": "{", ")": "(", "]": "[" };
@@ -68,7 +68,7 @@ export function structLiteralsAsMaps(expression: string): string {
 }
 
 /** The index just past the string literal starting at `start` (single, double or triple quoted). */
-function stringEnd(s: string, start: number): number {
+export function stringEnd(s: string, start: number): number {
   const quote = s[start] ?? '"';
   const triple = s.startsWith(quote.repeat(3), start);
   const raw = start > 0 && /[rR]/.test(s[start - 1] ?? "");
