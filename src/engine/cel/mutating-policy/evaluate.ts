@@ -15,7 +15,7 @@ import { isObject } from "../../api/json.js";
 import type { Resource } from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
-import { applyJson6902 } from "../../mutate/apply-patches.js";
+import { applyJsonPatchV4, operationsV4 } from "../../mutate/json-patch/index.js";
 import type { CelServices } from "../kyverno/index.js";
 import { policyActivation } from "../lazy-variables.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
@@ -202,8 +202,11 @@ export function patchWith(
     if (!isObject(json)) return { ok: false, message: "an applyConfiguration expression must build an Object{…}" };
     return { ok: true, value: applyConfiguration(object, json, schema) };
   }
-  if (!Array.isArray(json)) return { ok: false, message: "a jsonPatch expression must build a list of JSONPatch{…}" };
-  if (json.length === 0) return { ok: true, value: object };
-  const applied = applyJson6902(object, json);
-  return applied.ok ? { ok: true, value: applied.value.resource } : { ok: false, message: applied.error.message };
+  const ops = operationsV4(json);
+  if (typeof ops === "string") return { ok: false, message: ops };
+  if (ops.length === 0) return { ok: true, value: object };
+  const applied = applyJsonPatchV4(object, ops);
+  if (!applied.ok) return { ok: false, message: `JSON Patch: ${applied.message}` };
+  if (!isObject(applied.value)) return { ok: false, message: "JSON Patch: the patched object is not a mapping" };
+  return { ok: true, value: applied.value };
 }
