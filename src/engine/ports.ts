@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from "./api/json.js";
 import type { Result } from "./api/result.js";
+import type { TypedKinds } from "./mutate/typed/index.js";
 
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -242,4 +243,11 @@ export interface EnginePorts {
   readonly hosts: HostResolver;
   /** Absent: this engine checks no signatures, and a rule that needs one is an error saying so. */
   readonly signatures?: SignatureVerifier;
+  /**
+   * The types of the built-in kinds a MutatingPolicy's ApplyConfiguration is converted with before
+   * it merges, as Kyverno's CLI converts it (mutate/typed: undeclared fields, wrong scalars and
+   * atomic lists or maps set are errors). Absent: not converted (an engine serving a cluster, whose
+   * own schema may differ).
+   */
+  readonly typedKinds?: TypedKinds;
 }

@@ -2,9 +2,10 @@
  * An engine for a program with no cluster at hand (a CLI run, a cdk8s or Pulumi synth, a test):
  * Node's clock, crypto randomness and hashing, and context entries answered only from what the
  * caller gives (mocked apiCall responses, globalContext entries). A rule that reads anything else
- * from a cluster is an error result naming the entry, never a pass.
+ * from a cluster is an error result naming the entry, never a pass. The built-in kinds are typed as
+ * Kyverno's CLI types them (Kubernetes 1.32's OpenAPI).
  */
-import { createEngine, type Engine } from "../engine/index.js";
+import { builtinTypedKinds, createEngine, type Engine } from "../engine/index.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "./node-ports.js";
 import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "./offline-context.js";
 
@@ -16,5 +17,7 @@ export function createOfflineEngine(options: OfflineContextOptions = {}): Engine
     context: offlineContextSources(options),
     hosts: offlineHosts,
     signatures: nodeSignatures,
+    // A MutatingPolicy's ApplyConfiguration is converted with the built-in kinds' types, as Kyverno's CLI does.
+    typedKinds: builtinTypedKinds,
   });
 }

@@ -166,7 +166,7 @@ function runOnce(
     });
     const r = m.program.evaluate(activation, budget, services);
     if (!r.ok) return { status: "error", message: `spec.mutations[${i}]: ${r.error.message}` };
-    const next = patchWith(object, m, r.value, "deduced");
+    const next = patchWith(object, m, r.value, { schema: "deduced" });
     if (!next.ok) return { status: "error", message: `spec.mutations[${i}]: ${next.message}` };
     object = next.value;
   }

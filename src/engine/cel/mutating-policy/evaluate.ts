@@ -16,6 +16,7 @@ import type { Resource } from "../../api/resource.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { MatchRequest } from "../../match/index.js";
 import { applyJsonPatchV4, operationsV4 } from "../../mutate/json-patch/index.js";
+import { applyConfigurationRefusal, type TypedKinds } from "../../mutate/typed/index.js";
 import type { CelServices } from "../kyverno/index.js";
 import { policyActivation } from "../lazy-variables.js";
 import { RUNTIME_COST_BUDGET, type CostBudget } from "../types.js";
@@ -174,7 +175,7 @@ export function evaluateBody(
   for (const m of body.mutations) {
     const r = m.program.evaluate(activation, budget, services);
     if (!r.ok) return failed(r.error.message);
-    const next = patchWith(object, m, r.value);
+    const next = patchWith(object, m, r.value, { typed: services.ports.typedKinds });
     if (!next.ok) return failed(next.message);
     object = next.value;
     activation["object"] = toCel(object);
@@ -189,8 +190,14 @@ export function patchWith(
   object: Resource,
   m: CompiledMutation,
   value: unknown,
-  schema: "kind" | "deduced" = "kind",
+  how: {
+    /** As apply-configuration.ts reads it. */
+    readonly schema?: "kind" | "deduced";
+    /** The built-in kinds' types an ApplyConfiguration is converted with first (EnginePorts.typedKinds). */
+    readonly typed?: TypedKinds | undefined;
+  } = {},
 ): Patched {
+  const schema = how.schema ?? "kind";
   if (m.typeMismatch !== undefined) return { ok: false, message: m.typeMismatch };
   let json;
   try {
@@ -200,6 +207,8 @@ export function patchWith(
   }
   if (m.patchType === "ApplyConfiguration") {
     if (!isObject(json)) return { ok: false, message: "an applyConfiguration expression must build an Object{…}" };
+    const refusal = how.typed === undefined ? undefined : applyConfigurationRefusal(object, json, how.typed);
+    if (refusal !== undefined) return { ok: false, message: `error applying patch: ${refusal}` };
     return { ok: true, value: applyConfiguration(object, json, schema) };
   }
   const ops = operationsV4(json);

@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../api/json.js";
 import { createEngine } from "../../engine.js";
+import { builtinTypedKinds } from "../../mutate/typed/index.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { EngineRequest } from "../../pipeline/types.js";
 import { fakePorts } from "../../../../test/support/fake-ports.js";
@@ -146,6 +147,50 @@ describe("MutatingPolicy", () => {
     const r = run(p, pod());
     assert.deepEqual(r.rules, [["", "pass", "success"]]);
     assert.deepEqual((r.patched?.["metadata"] as JsonObject)["labels"], { team: "a" });
+  });
+});
+
+describe("MutatingPolicy with the built-in kinds' types (an offline engine, as Kyverno's CLI)", () => {
+  const typed = createEngine({ ...fakePorts(), typedKinds: builtinTypedKinds });
+  const tolerate = apply(
+    "Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: 'a', operator: 'Exists'}]}}",
+  );
+  const compiled = (spec: JsonObject) => {
+    const r = typed.compile({
+      apiVersion: "policies.kyverno.io/v1",
+      kind: "MutatingPolicy",
+      metadata: { name: "mp" },
+      spec: { matchConstraints: podRules, ...spec },
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r.policy;
+  };
+  const rows = (p: CompiledPolicy, resource: JsonObject) =>
+    typed
+      .mutate(p, { resource, operation: "CREATE", namespaceLabels: {} })
+      .rules.map((x) => [x.rule, x.status, x.message]);
+
+  test("setting an atomic list is Kubernetes' refusal; an engine without the types (a cluster's) patches", () => {
+    assert.deepEqual(rows(compiled({ mutations: [tolerate] }), pod({ name: "a" })), [
+      [
+        "evaluation",
+        "error",
+        "failed to evaluate policy: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.tolerations",
+      ],
+    ]);
+    assert.deepEqual(run(mpol({ mutations: [tolerate] }), pod({ name: "a" })).rules, [["", "pass", "success"]]);
+  });
+
+  test("an object with an undeclared field is refused before the merge", () => {
+    const bad = pod({ name: "a" });
+    (bad["spec"] as JsonObject)["securityContext"] = { allowPrivilegeEscalation: false };
+    assert.deepEqual(rows(compiled({ mutations: [addLabel] }), bad), [
+      [
+        "evaluation",
+        "error",
+        "failed to evaluate policy: error applying patch: failed to convert original object to typed object: .spec.securityContext.allowPrivilegeEscalation: field not declared in schema",
+      ],
+    ]);
   });
 });
 

@@ -26,7 +26,7 @@ export interface PatchOperationV4 {
   readonly value?: JsonValue;
 }
 
-export type PatchOutcomeV4 =
+type PatchOutcomeV4 =
   | { readonly ok: true; readonly value: JsonValue; readonly testFailed: boolean }
   | { readonly ok: false; readonly message: string };
 

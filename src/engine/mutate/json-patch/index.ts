@@ -2,5 +2,5 @@
 export type { JsonPatchOp } from "./types.js";
 export { parseJsonPatch, parseJsonPatchValue } from "./parse.js";
 export { applyJsonPatch } from "./apply.js";
-export { applyJsonPatchV4, operationsV4, type PatchOperationV4 } from "./apply-v4.js";
+export { applyJsonPatchV4, operationsV4 } from "./apply-v4.js";
 export { createJsonPatch } from "./diff.js";

@@ -1,0 +1,3 @@
+/** Kubernetes' typed objects (structured-merge-diff) as a MutatingPolicy's ApplyConfiguration meets them. */
+export { applyConfigurationRefusal } from "./apply-configuration-refusal.js";
+export { builtinTypedKinds, type TypedKinds } from "./typed-schema.js";
