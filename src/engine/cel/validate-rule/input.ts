@@ -74,7 +74,9 @@ function admissionRequest(ctx: unknown): JsonObject {
   out["requestSubResource"] ??= out["subResource"];
   out["name"] ??= "";
   out["namespace"] ??= "";
-  out["userInfo"] ??= { username: "", groups: [] };
+  // Kubernetes' UserInfo with nothing set marshals to {} (its fields are omitempty): offline, without a
+  // userinfo file, `request.userInfo.username` is "no such key", as in Kyverno's CLI and background scans.
+  out["userInfo"] ??= {};
   out["dryRun"] ??= false;
   out["options"] ??= null;
   return out;

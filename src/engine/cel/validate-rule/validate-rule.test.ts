@@ -196,11 +196,16 @@ describe("validate.cel", () => {
       expressions: [
         {
           expression:
-            "request.kind.kind == 'Pod' && request.requestKind.version == 'v1' && request.name == 'a' && request.namespace == 'default' && request.subResource == '' && request.dryRun == false && request.userInfo.username == ''",
+            "request.kind.kind == 'Pod' && request.requestKind.version == 'v1' && request.name == 'a' && request.namespace == 'default' && request.subResource == '' && request.dryRun == false && request.userInfo == {}",
         },
       ],
     });
     assert.equal(run(p, pod({ name: "a" }))[0]?.[1], "pass");
+    // With no user (offline, no userinfo file) userInfo is empty, as Kubernetes' UserInfo marshals: Kyverno's CLI answers the same.
+    const user = celPolicy({ expressions: [{ expression: "request.userInfo.username == ''" }] });
+    assert.deepEqual(run(user, pod({ name: "a" })), [
+      ["check", "fail", "expression 'request.userInfo.username == ''' resulted in error: no such key: username"],
+    ]);
     const roles = celPolicy({ expressions: [{ expression: "size(request.roles) == 0" }] });
     assert.match(
       run(roles, pod({ name: "a" }))[0]?.[2] ?? "",
