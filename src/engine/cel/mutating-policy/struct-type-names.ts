@@ -53,17 +53,7 @@ export function typeNameMismatches(expression: string): string[] {
     const before = i === 0 ? "" : (expression[i - 1] ?? "");
     const ctor = IDENT_CHAR.test(before) ? null : CONSTRUCTOR.exec(expression.slice(i));
     if (ctor !== null) {
-      const name = ctor[0].replace(/\s/g, "").slice(0, -1);
-      let path: string | undefined;
-      if (direct === ROOT_PATH) path = name;
-      else if (direct !== undefined) {
-        if (name !== direct)
-          errors.push(
-            `unexpected type name ${JSON.stringify(name)}, expected ${JSON.stringify(direct)}, which matches field name path from root Object type`,
-          );
-        path = direct;
-      }
-      stack.push({ open: "struct", path, patch: name === "JSONPatch", expected: undefined, inValue: false });
+      stack.push(constructorFrame(ctor[0].replace(/\s/g, "").slice(0, -1), direct, errors));
       i += ctor[0].length;
       direct = undefined;
       i = fieldAt(expression, i, top(), (value) => (direct = value));
@@ -72,42 +62,40 @@ export function typeNameMismatches(expression: string): string[] {
     const frame = top();
     if (ch === "{" || ch === "[" || ch === "(") {
       // A list or map written directly where a constructor could be passes its expected path on.
-      const expected: string | undefined = direct;
       stack.push({
         open: ch,
         path: undefined,
         patch: false,
-        expected: ch === "(" ? undefined : expected,
+        expected: ch === "(" ? undefined : direct,
         inValue: false,
       });
-      direct = ch === "[" ? expected : undefined;
+      direct = ch === "[" ? direct : undefined;
       i++;
       continue;
     }
-    if (ch in CLOSERS) {
-      stack.pop();
-      direct = undefined;
-      i++;
-      continue;
-    }
+    if (ch in CLOSERS) stack.pop();
+    direct = undefined;
+    i++;
     if (ch === "," && frame !== undefined) {
-      i++;
-      direct = undefined;
       if (frame.open === "struct") i = fieldAt(expression, i, frame, (value) => (direct = value));
       else if (frame.open === "[") direct = frame.expected;
       else if (frame.open === "{") frame.inValue = false;
-      continue;
-    }
-    if (ch === ":" && frame?.open === "{" && !frame.inValue) {
+    } else if (ch === ":" && frame?.open === "{" && !frame.inValue) {
       frame.inValue = true;
       direct = frame.expected;
-      i++;
-      continue;
     }
-    direct = undefined;
-    i++;
   }
   return errors;
+}
+
+/** The frame of a constructor named `name` where a constructor must be named `direct` (ROOT_PATH: its own name; undefined: unknown). */
+function constructorFrame(name: string, direct: string | undefined, errors: string[]): Frame {
+  if (direct !== undefined && direct !== ROOT_PATH && name !== direct)
+    errors.push(
+      `unexpected type name ${JSON.stringify(name)}, expected ${JSON.stringify(direct)}, which matches field name path from root Object type`,
+    );
+  const path = direct === ROOT_PATH ? name : direct;
+  return { open: "struct", path, patch: name === "JSONPatch", expected: undefined, inValue: false };
 }
 
 /** Reads `name:` at a struct's field position; tells the path its value's constructor must have. Returns the index after it. */
