@@ -88,6 +88,23 @@ describe("CEL environment", () => {
     if (!notBool.ok) assert.match(notBool.error.message, /output is expected to be of type bool, got string/);
   });
 
+  test("every undefined field is reported, at its '.', as cel-go reports them (checked beside kyverno apply)", () => {
+    const r = createCel().compile("size(request.roles) == 0 && variables.zz == 1", { variableNames: ["a"] });
+    assert.equal(r.ok, false);
+    if (!r.ok)
+      assert.equal(
+        r.error.message,
+        [
+          "ERROR: <input>:1:13: undefined field 'roles'",
+          " | size(request.roles) == 0 && variables.zz == 1",
+          " | ............^",
+          "ERROR: <input>:1:38: undefined field 'zz'",
+          " | size(request.roles) == 0 && variables.zz == 1",
+          " | .....................................^",
+        ].join("\n"),
+      );
+  });
+
   test("a missing key is an evaluation error in cel-go's words", () => {
     assert.equal(run("object.spec.nope == 1", pod), "eval: no such key: nope");
   });

@@ -155,12 +155,20 @@ export function createCel(options: CreateCelOptions = {}): CelEngine {
     const nodes = allNodes(root);
     useRe2(nodes);
     hasOnAnyExpression(nodes);
-    const undefinedVariable =
-      checkFields(nodes, "request", ADMISSION_REQUEST_FIELDS) ??
-      (opts.variableNames && checkFields(nodes, "variables", opts.variableNames)) ??
-      (readsExceptions ? checkFields(nodes, "exceptions", EXCEPTIONS_FIELDS) : undefined);
-    if (undefinedVariable)
-      return { ok: false, error: compileError(expression, undefinedVariable.pos, undefinedVariable.text) };
+    const undefinedFields = [
+      ...checkFields(expression, nodes, "request", ADMISSION_REQUEST_FIELDS),
+      ...(opts.variableNames ? checkFields(expression, nodes, "variables", opts.variableNames) : []),
+      ...(readsExceptions ? checkFields(expression, nodes, "exceptions", EXCEPTIONS_FIELDS) : []),
+    ].sort((a, b) => a.pos - b.pos);
+    const first = undefinedFields[0];
+    if (first !== undefined) {
+      // cel-go reports each, in the order of the expression.
+      const errors = undefinedFields.map((u) => compileError(expression, u.pos, u.text));
+      return {
+        ok: false,
+        error: { ...compileError(expression, first.pos, first.text), message: errors.map((e) => e.message).join("\n") },
+      };
+    }
     const checked = parsed.check();
     if (!checked.valid) return fail(checked.error);
     const outputType = checked.type ?? "dyn";
@@ -299,11 +307,13 @@ export const ADMISSION_REQUEST_FIELDS: readonly string[] = [
  * Kubernetes' typed `variables` and `request` check at compile time.
  */
 function checkFields(
+  expression: string,
   nodes: readonly CelNode[],
   variable: string,
   names: readonly string[],
-): { pos: number; text: string } | undefined {
+): { pos: number; text: string }[] {
   const known = new Set(names);
+  const out: { pos: number; text: string }[] = [];
   for (const n of nodes) {
     if ((n.op !== "." && n.op !== ".?") || !Array.isArray(n.args)) continue;
     const [target, field] = n.args as [unknown, unknown];
@@ -314,10 +324,18 @@ function checkFields(
       typeof field === "string" &&
       !known.has(field)
     ) {
-      return { pos: n.pos, text: `undefined field '${field}'` };
+      out.push({ pos: selectPosition(expression, n.pos), text: `undefined field '${field}'` });
     }
   }
-  return undefined;
+  return out;
+}
+
+/** cel-go places a field selection at its `.` (or `.?`), where cel-js places it at the field's name. */
+function selectPosition(expression: string, fieldAt: number): number {
+  let i = fieldAt - 1;
+  while (i > 0 && /\s/.test(expression[i] ?? "")) i--;
+  if (expression[i] === "?" && expression[i - 1] === ".") return i - 1;
+  return expression[i] === "." ? i : fieldAt;
 }
 
 /** `math.greatest(dyn): dyn` rather than the namespace type's name cel-js lists. */

@@ -209,7 +209,7 @@ describe("validate.cel", () => {
     const roles = celPolicy({ expressions: [{ expression: "size(request.roles) == 0" }] });
     assert.match(
       run(roles, pod({ name: "a" }))[0]?.[2] ?? "",
-      /compilation failed: ERROR: <input>:1:14: undefined field 'roles'/,
+      /compilation failed: ERROR: <input>:1:13: undefined field 'roles'/,
     );
   });
 

@@ -75,7 +75,8 @@ function compileOneBody(spec: JsonObject, label: string, scope: "cluster" | "nam
   const matchImageReferences = programs.references(list(spec["matchImageReferences"]));
   const matchConditions = programs.named(list(spec["matchConditions"]), "spec.matchConditions", BOOL, false);
   const before = programs.failure;
-  const images = programs.named(list(spec["images"]), "spec.images", IMAGES, true);
+  // Kyverno compiles the extractors before the variables: an extractor cannot read one.
+  const images = programs.named(list(spec["images"]), "spec.images", IMAGES, false);
   // named() keeps the extractors before the first that fails: their count is its index.
   const failedImage = before === undefined && programs.failure !== undefined ? images.length : undefined;
   const variables = programs.named(list(spec["variables"]), "spec.variables", undefined, true);
@@ -185,7 +186,8 @@ class Programs {
         ? undefined
         : this.types.refusal(r.value, opts.exact.types, opts.exact.wanted);
     if (why === undefined) return r.ok ? r.value : undefined;
-    this.failure = `failed to compile policy: ${field}: compilation failed: ${why}`;
+    // Kubernetes' field.Invalid, as Kyverno's compiler words it.
+    this.failure = `failed to compile policy: ${field}: Invalid value: ${JSON.stringify(expression)}: ${why}`;
     return undefined;
   }
 }

@@ -43,9 +43,9 @@ function result(spec: JsonObject, resource: JsonObject = POD): [string, string] 
   return [r?.status ?? "", r?.message ?? ""];
 }
 
-const refused = (field: string, wanted: string): [string, string] => [
+const refused = (field: string, wanted: string, expression: string): [string, string] => [
   "error",
-  `failed to compile policy: ${field}: compilation failed: output is expected to be ${wanted}`,
+  `failed to compile policy: ${field}: Invalid value: ${JSON.stringify(expression)}: output is expected to be ${wanted}`,
 ];
 
 describe("ImageValidatingPolicy: types checked exactly, as Kyverno's compiler checks them", () => {
@@ -53,33 +53,36 @@ describe("ImageValidatingPolicy: types checked exactly, as Kyverno's compiler ch
     const bool = "of type bool";
     assert.deepEqual(
       result({ validations: [{ expression: "object.spec.flag" }] }),
-      refused("spec.validations[0].expression", bool),
+      refused("spec.validations[0].expression", bool, "object.spec.flag"),
     );
-    assert.deepEqual(result({ validations: [{ expression: "1" }] }), refused("spec.validations[0].expression", bool));
+    assert.deepEqual(
+      result({ validations: [{ expression: "1" }] }),
+      refused("spec.validations[0].expression", bool, "1"),
+    );
     // cel-go substitutes dyn for a type parameter left unresolved.
     assert.deepEqual(
       result({ validations: [{ expression: "[][0]" }] }),
-      refused("spec.validations[0].expression", bool),
+      refused("spec.validations[0].expression", bool, "[][0]"),
     );
     assert.deepEqual(
       result({ matchConditions: [{ name: "a", expression: "object.spec.flag" }] }),
-      refused("spec.matchConditions[0].expression", bool),
+      refused("spec.matchConditions[0].expression", bool, "object.spec.flag"),
     );
     assert.deepEqual(
       result({
         variables: [{ name: "v", expression: "object.spec.flag" }],
         validations: [{ expression: "variables.v" }],
       }),
-      refused("spec.validations[0].expression", bool),
+      refused("spec.validations[0].expression", bool, "variables.v"),
     );
   });
 
   test("a matchImageReferences expression over ref is bool exactly", () => {
     const field = "spec.matchImageReferences[0].expression";
-    assert.deepEqual(result({ matchImageReferences: [{ expression: "ref" }] }), refused(field, "of type bool"));
+    assert.deepEqual(result({ matchImageReferences: [{ expression: "ref" }] }), refused(field, "of type bool", "ref"));
     assert.deepEqual(
       result({ matchImageReferences: [{ expression: "dyn(ref == 'x')" }] }),
-      refused(field, "of type bool"),
+      refused(field, "of type bool", "dyn(ref == 'x')"),
     );
     assert.deepEqual(result({ matchImageReferences: [{ expression: "dyn(ref) == 'x'" }] }), ["pass", "success"]);
   });
@@ -87,17 +90,34 @@ describe("ImageValidatingPolicy: types checked exactly, as Kyverno's compiler ch
   test("messageExpression is a string, an auditAnnotation a string or null, an images extractor a list", () => {
     assert.deepEqual(
       result({ validations: [{ expression: "false", messageExpression: "object.metadata.name" }] }),
-      refused("spec.validations[0].messageExpression", "of type string"),
+      refused("spec.validations[0].messageExpression", "of type string", "object.metadata.name"),
     );
     assert.deepEqual(
       result({ auditAnnotations: [{ key: "k", valueExpression: "object.metadata.name" }] }),
-      refused("spec.auditAnnotations[0].valueExpression", "either of type string or null_type"),
+      refused("spec.auditAnnotations[0].valueExpression", "either of type string or null_type", "object.metadata.name"),
     );
     for (const expression of ['"a"', "[null]", "[[]]"])
       assert.deepEqual(
         result({ images: [{ name: "x", expression }] }),
-        refused("spec.images[3].expression", "of type list"),
+        refused("spec.images[3].expression", "of type list", expression),
       );
+  });
+
+  test("an images extractor cannot read a variable: Kyverno compiles the extractors before the variables", () => {
+    assert.deepEqual(
+      result({
+        variables: [{ name: "extra", expression: "['x']" }],
+        images: [{ name: "mine", expression: "variables.extra" }],
+      }),
+      [
+        "error",
+        [
+          `failed to compile policy: spec.images[3].expression: Invalid value: "variables.extra": ERROR: <input>:1:10: undefined field 'extra'`,
+          " | variables.extra",
+          " | .........^",
+        ].join("\n"),
+      ],
+    );
   });
 
   test("an images extractor's index is counted after the resource's built-in extractors, as Kyverno's message counts it", () => {
@@ -106,9 +126,9 @@ describe("ImageValidatingPolicy: types checked exactly, as Kyverno's compiler ch
       { name: "x", expression: "1" },
     ];
     // A Pod (or a pod controller) has three: containers, initContainers, ephemeralContainers.
-    assert.deepEqual(result({ images }), refused("spec.images[4].expression", "of type list"));
+    assert.deepEqual(result({ images }), refused("spec.images[4].expression", "of type list", "1"));
     const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
-    assert.deepEqual(result({ images }, cm), refused("spec.images[1].expression", "of type list"));
+    assert.deepEqual(result({ images }, cm), refused("spec.images[1].expression", "of type list", "1"));
   });
 
   test("what Kyverno accepts compiles: bool, string, null, list(string), list(dyn), dyn and variables of unknown type", () => {

@@ -235,7 +235,10 @@ describe("ImageValidatingPolicy: what Bylaw cannot verify is an error naming the
     const p = ivpol({ validations: [{ expression: "verifyImageSignatures(1)" }] });
     const [rule, status, message] = validate(p, appPod(SIGNED))[0] ?? [];
     assert.deepEqual([rule, status], ["evaluation", "error"]);
-    assert.match(message ?? "", /^failed to compile policy: spec\.validations\[0\]\.expression: compilation failed: /);
+    assert.match(
+      message ?? "",
+      /^failed to compile policy: spec\.validations\[0\]\.expression: Invalid value: "verifyImageSignatures\(1\)": ERROR: /,
+    );
   });
 });
 
