@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 /**
  * Generates src/engine/policy/schema/validators-data.ts from Kyverno v1.19's CRDs in
- * ../shared/reference/kyverno-v1.19.0/config/crds/kyverno (relative to the repo root): one ajv
- * standalone validation function per served kind/version of ClusterPolicy, Policy, PolicyException,
- * CleanupPolicy and ClusterCleanupPolicy, so loading Bylaw compiles no schema at run time.
+ * ../shared/reference/kyverno-v1.19.0/config/crds (relative to the repo root): one ajv standalone
+ * validation function per served group/version/kind of
+ * - kyverno.io (crds/kyverno): ClusterPolicy, Policy, PolicyException, CleanupPolicy,
+ *   ClusterCleanupPolicy;
+ * - policies.kyverno.io (crds/policies.kyverno.io): ValidatingPolicy, MutatingPolicy,
+ *   ImageValidatingPolicy, GeneratingPolicy, DeletingPolicy, their Namespaced kinds, and
+ *   PolicyException (v1alpha1, v1beta1 and v1 where served),
+ * so loading Bylaw compiles no schema at run time. The two PolicyException kinds are told apart by
+ * group: the table is keyed by apiVersion and kind ("policies.kyverno.io/v1/PolicyException").
  *
  * The CRD's OpenAPI v3 schema is structural (Kubernetes' rules); it becomes JSON Schema thus:
  * - an object schema with `properties` refuses other fields (`additionalProperties: false`), as
@@ -18,7 +24,9 @@
  *   policy Bylaw loads today;
  * - `metadata` is Kubernetes' ObjectMeta (the CRDs leave it untyped); `status` is not checked.
  *
- * Usage: node tools/gen-policy-schemas.mjs [path/to/crds/kyverno]
+ * Repeated sub-schemas (match blocks, matchConstraints, variables, …) are one `$defs` entry.
+ *
+ * Usage: node tools/gen-policy-schemas.mjs [path/to/config/crds]
  * `renderValidators` is exported for the up-to-date test (src/engine/policy/schema/validators-data.test.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -29,22 +37,27 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import { parse } from "yaml";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const DEFAULT_INPUT = join(
-  REPO_ROOT,
-  "..",
-  "shared",
-  "reference",
-  "kyverno-v1.19.0",
-  "config",
-  "crds",
-  "kyverno",
-);
+export const DEFAULT_INPUT = join(REPO_ROOT, "..", "shared", "reference", "kyverno-v1.19.0", "config", "crds");
+/** The CRD files under config/crds, in the order their schemas are generated. */
 export const CRD_FILES = [
-  "kyverno.io_clusterpolicies.yaml",
-  "kyverno.io_policies.yaml",
-  "kyverno.io_policyexceptions.yaml",
-  "kyverno.io_cleanuppolicies.yaml",
-  "kyverno.io_clustercleanuppolicies.yaml",
+  "kyverno/kyverno.io_clusterpolicies.yaml",
+  "kyverno/kyverno.io_policies.yaml",
+  "kyverno/kyverno.io_policyexceptions.yaml",
+  "kyverno/kyverno.io_cleanuppolicies.yaml",
+  "kyverno/kyverno.io_clustercleanuppolicies.yaml",
+  ...[
+    "validatingpolicies",
+    "namespacedvalidatingpolicies",
+    "mutatingpolicies",
+    "namespacedmutatingpolicies",
+    "imagevalidatingpolicies",
+    "namespacedimagevalidatingpolicies",
+    "generatingpolicies",
+    "namespacedgeneratingpolicies",
+    "deletingpolicies",
+    "namespaceddeletingpolicies",
+    "policyexceptions",
+  ].map((plural) => `policies.kyverno.io/policies.kyverno.io_${plural}.yaml`),
 ];
 export const OUTPUT = join(REPO_ROOT, "src", "engine", "policy", "schema", "validators-data.ts");
 
@@ -157,9 +170,10 @@ function children(node) {
 }
 
 /**
- * `{schemas: {"<kind>/<version>": JSON Schema}, aliases: {"<kind>/<version>": the key whose schema
- * it shares}, defs}`: every served version of each CRD. Repeated sub-schemas (match blocks, context
- * entries, foreach…) become one `$defs` entry, so the generated code holds each check once.
+ * `{schemas: {"<group>/<version>/<kind>": JSON Schema}, aliases: {"<group>/<version>/<kind>": the
+ * key whose schema it shares}, defs}`: every served version of each CRD. Repeated sub-schemas
+ * (match blocks, context entries, foreach, matchConstraints, variables…) become one `$defs` entry,
+ * so the generated code holds each check once.
  */
 export function buildSchemas(crds) {
   const schemas = {};
@@ -171,10 +185,11 @@ export function buildSchemas(crds) {
       const root = convert(version.schema.openAPIV3Schema);
       root.properties.metadata = OBJECT_META;
       if (root.properties.status !== undefined) root.properties.status = {};
+      const key = `${crd.spec.group}/${version.name}/${kind}`;
       const text = JSON.stringify(root);
       const same = Object.entries(schemas).find(([, s]) => JSON.stringify(s) === text);
-      if (same !== undefined) aliases[`${kind}/${version.name}`] = same[0];
-      else schemas[`${kind}/${version.name}`] = root;
+      if (same !== undefined) aliases[key] = same[0];
+      else schemas[key] = root;
     }
   }
   const counts = new Map();
@@ -217,7 +232,7 @@ export function readCrds(dir = DEFAULT_INPUT) {
 /** Kubernetes counts string lengths in characters (code points), not UTF-16 units. */
 const UCS2LENGTH = "function ucs2length(s) { let n = 0; for (const _ of s) n++; return n; }";
 
-/** The TypeScript module text: ajv standalone code (no imports, no eval), and the table of validators by kind/version. */
+/** The TypeScript module text: ajv standalone code (no imports, no eval), and the table of validators by group/version/kind. */
 export function renderValidatorsModule(crds) {
   const { schemas, aliases, defs } = buildSchemas(crds);
   const ajv = new Ajv({
@@ -230,7 +245,7 @@ export function renderValidatorsModule(crds) {
     code: { source: true, esm: true, optimize: true, lines: false },
   });
   ajv.addSchema({ $id: DEFS_ID, $defs: defs });
-  const id = (key) => key.replace("/", "_");
+  const id = (key) => key.replace(/[./]/g, "_");
   for (const [key, schema] of Object.entries(schemas)) ajv.addSchema({ ...schema, $id: id(key) });
   let code = standaloneCode(ajv, Object.fromEntries(Object.keys(schemas).map((k) => [id(k), id(k)])));
   code = code
@@ -246,17 +261,20 @@ export function renderValidatorsModule(crds) {
   return [
     "// GENERATED FILE: do not edit; run node tools/gen-policy-schemas.mjs",
     "//",
-    "// Validators for the OpenAPI v3 schemas of Kyverno v1.19's ClusterPolicy, Policy, PolicyException,",
-    "// CleanupPolicy and ClusterCleanupPolicy CRDs (config/crds/kyverno, every served version), compiled",
-    "// by ajv (standalone code). Kyverno is Copyright The Kyverno Authors, licensed under the Apache",
-    "// License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).",
+    "// Validators for the OpenAPI v3 schemas of Kyverno v1.19's CRDs, every served version:",
+    "// kyverno.io ClusterPolicy, Policy, PolicyException, CleanupPolicy and ClusterCleanupPolicy",
+    "// (config/crds/kyverno); policies.kyverno.io ValidatingPolicy, MutatingPolicy,",
+    "// ImageValidatingPolicy, GeneratingPolicy, DeletingPolicy, their Namespaced kinds and",
+    "// PolicyException (config/crds/policies.kyverno.io). Compiled by ajv (standalone code); the CRDs'",
+    "// x-kubernetes-validations (CEL rules) are not part of them. Kyverno is Copyright The Kyverno",
+    "// Authors, licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).",
     "/* eslint-disable */",
     "// @ts-nocheck",
     'import type { SchemaValidator } from "./types.js";',
     UCS2LENGTH,
     code.trim(),
     "",
-    '/** The validator of each "<kind>/<version>" (kinds sharing one schema share one function). */',
+    '/** The validator of each "<group>/<version>/<kind>" (versions sharing one schema share one function). */',
     "export const VALIDATORS: Readonly<Record<string, SchemaValidator>> = {",
     ...table,
     "};",

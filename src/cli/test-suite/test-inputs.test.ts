@@ -323,7 +323,7 @@ metadata: {name: ${name}}
 spec:
 ${evaluation}  matchConstraints:
     resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-  validations: [{expression: ${JSON.stringify(expression)}, message: no}]
+  validations: [{expression: ${JSON.stringify(expression)}, message: "no"}]
 `;
   const onePod =
     "apiVersion: v1\nkind: Pod\nmetadata: {name: good, namespace: default}\nspec: {containers: [{name: a, image: one}]}\n";

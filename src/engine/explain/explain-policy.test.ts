@@ -719,6 +719,7 @@ describe("engine.explain: every CEL kind is traced by its own evaluation", () =>
 
   test("an ImageValidatingPolicy: its matchConditions, image references and validations", () => {
     const policy = cel("ImageValidatingPolicy", {
+      attestors: [],
       validationConfigurations: { verifyDigest: false, mutateDigest: false, required: false },
       matchConditions: [{ name: "not-system", expression: "object.metadata.namespace != 'kube-system'" }],
       matchImageReferences: [{ glob: "ghcr.io/*" }],

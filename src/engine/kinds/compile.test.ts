@@ -70,7 +70,7 @@ const cases: [string, JsonObject, string, string][] = [
       apiVersion: "policies.kyverno.io/v1",
       kind: "ImageValidatingPolicy",
       metadata: { name: "p" },
-      spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
+      spec: { matchConstraints: configMaps, attestors: [], validations: [{ expression: "true" }] },
     },
     "image-validating",
     "cluster",

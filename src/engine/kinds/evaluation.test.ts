@@ -45,7 +45,7 @@ const imageValidating = compiled({
   apiVersion: "policies.kyverno.io/v1",
   kind: "ImageValidatingPolicy",
   metadata: { name: "ivp" },
-  spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
+  spec: { matchConstraints: configMaps, attestors: [], validations: [{ expression: "true" }] },
 });
 const mutating = compiled({
   apiVersion: "policies.kyverno.io/v1",

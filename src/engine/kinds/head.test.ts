@@ -114,7 +114,7 @@ test("the head's phases: a kyverno.io policy's are its rules'; a CEL or unsuppor
     apiVersion: "policies.kyverno.io/v1",
     kind: "ImageValidatingPolicy",
     metadata: { name: "p" },
-    spec: { matchConstraints: configMaps },
+    spec: { matchConstraints: configMaps, attestors: [], validations: [] },
   };
   // An ImageValidatingPolicy verifies in the validate phase, and pins digests in the mutate phase (verifyImages).
   assert.deepEqual(phasesOf(ivpol), ["validate", "verifyImages"]);

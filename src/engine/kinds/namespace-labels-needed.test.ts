@@ -34,7 +34,7 @@ test("an ImageValidatingPolicy and a GeneratingPolicy left to their namespaceSel
     apiVersion: "policies.kyverno.io/v1",
     kind: "ImageValidatingPolicy",
     metadata: { name: "ivp" },
-    spec: { matchConstraints: configMaps, validations: [{ expression: "true" }] },
+    spec: { matchConstraints: configMaps, attestors: [], validations: [{ expression: "true" }] },
   });
   const gpol = compiled({
     apiVersion: "policies.kyverno.io/v1",

@@ -6,16 +6,17 @@
  * CEL kinds name no rule). validationActions Deny → Enforce, otherwise Audit
  * (Audit and Warn do not block). Every expression compiles here, never at evaluation; one that does
  * not compile makes every matched resource an `error` naming the policy, the field and the
- * position. A spec field the kind's CRD does not declare makes the policy invalid, as Kyverno's CLI
- * loader rejects it ("value provided for unknown field"): notably paramKind/paramRef, which
- * ValidatingAdmissionPolicy has but Kyverno 1.19's ValidatingPolicy does not (its CRD declares
- * neither, and its CEL environment has no `params`). A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
+ * position. The document is checked against its kind's CRD schema first (policy/schema/): a field
+ * the CRD does not declare, a wrong type or a missing required field makes the policy invalid,
+ * each problem at its field path (the API server refuses such a policy; Kyverno's CLI skips it):
+ * notably paramKind/paramRef, which ValidatingAdmissionPolicy has but Kyverno 1.19's
+ * ValidatingPolicy does not (its CRD declares neither, and its CEL environment has no `params`). A policy with `evaluation.mode: JSON` matches no Kubernetes request; it runs on JSON
  * payloads only (engine.validateJson); one with `evaluation.mode: HTTP` (`Envoy`) compiles in kyverno-authz's HTTP
  * (Envoy) environment and runs on HTTP requests (Envoy checks) only (engine.validateAuthz).
  */
 import { isObject, type JsonObject } from "../api/json.js";
 import { problem, type PolicyProblem } from "../api/problem.js";
-import { didYouMean } from "./schema/did-you-mean.js";
+import { isUndeclaredField, schemaProblems } from "./schema/check-schema.js";
 import type { CompileEnv, KindCompileOutcome } from "./compile-policy.js";
 import type { UnsourcedPolicy } from "./compiled-policy.js";
 import { createCel } from "../cel/create-cel.js";
@@ -29,31 +30,13 @@ function text(o: JsonObject, key: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** The fields of a ValidatingPolicy's spec in Kyverno 1.19's CRDs (every served version declares the same). */
-const SPEC_FIELDS: readonly string[] = [
-  "auditAnnotations",
-  "autogen",
-  "evaluation",
-  "failurePolicy",
-  "matchConditions",
-  "matchConstraints",
-  "validationActions",
-  "validations",
-  "variables",
-  "webhookConfiguration",
-];
-
-/** A spec field the CRD does not declare, as Kyverno's CLI loader (kubectl-validate, strict) refuses the document. */
-function undeclaredFields(spec: JsonObject, name: string): PolicyProblem[] {
-  return Object.keys(spec)
-    .filter((k) => !SPEC_FIELDS.includes(k))
-    .map((k) => {
-      const hint =
-        k === "paramKind" || k === "paramRef"
-          ? "Kyverno 1.19's ValidatingPolicy has no parameter resources (a ValidatingAdmissionPolicy with a binding has)"
-          : didYouMean(k, SPEC_FIELDS);
-      return problem(`spec.${k}`, `ValidatingPolicy ${name}: spec.${k}: field not declared in schema; ${hint}`);
-    });
+/** paramKind/paramRef, which a ValidatingAdmissionPolicy has, get the reason they are not declared rather than a near name. */
+function withParamHint(p: PolicyProblem): PolicyProblem {
+  if ((p.path !== "spec.paramKind" && p.path !== "spec.paramRef") || !isUndeclaredField(p)) return p;
+  return problem(
+    p.path,
+    "field not declared in schema; Kyverno 1.19's ValidatingPolicy has no parameter resources (a ValidatingAdmissionPolicy with a binding has)",
+  );
 }
 
 export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindCompileOutcome {
@@ -63,11 +46,11 @@ export function compileValidatingPolicy(doc: JsonObject, env: CompileEnv): KindC
   const namespaced = doc["kind"] === "NamespacedValidatingPolicy";
   const namespace = namespaced ? text(metadata, "namespace") || "default" : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  const invalid = (schemaProblems(doc) ?? []).map(withParamHint);
+  if (invalid.length > 0) return { ok: false, problems: invalid };
   if (!isObject(doc["spec"]))
     return { ok: false, problems: [problem("spec", `ValidatingPolicy ${name}: spec is required`)] };
   const spec = doc["spec"];
-  const undeclared = undeclaredFields(spec, name);
-  if (undeclared.length > 0) return { ok: false, problems: undeclared };
   const actions = spec["validationActions"];
   if (
     actions !== undefined &&

@@ -19,6 +19,7 @@ function ivpol(name: string, spec: JsonObject, kind = "ImageValidatingPolicy", n
       matchConstraints: podRules,
       validationActions: ["Deny"],
       attestors: [],
+      validations: [],
       ...spec,
     },
   };

@@ -178,7 +178,10 @@ describe("clusterPolicySource", () => {
       object("nvp", { matchConstraints: rules, validations: [{ expression: "true" }] }, { namespace: "team-a" }),
     );
     put("MutatingPolicy", object("mp", { matchConstraints: rules, mutations: [] }));
-    put("ImageValidatingPolicy", object("iv", { matchConstraints: rules, validationActions: ["Deny"], attestors: [] }));
+    put(
+      "ImageValidatingPolicy",
+      object("iv", { matchConstraints: rules, validationActions: ["Deny"], attestors: [], validations: [] }),
+    );
     put("GeneratingPolicy", object("gp", { matchConstraints: rules, generate: [] }));
     put(
       "GeneratingPolicy",
@@ -201,7 +204,7 @@ describe("clusterPolicySource", () => {
     assert.equal(by("iv")?.notEvaluated, undefined);
     assert.match(
       by("gp")?.problems.join() ?? "",
-      /GeneratingPolicy gp: spec.generate is required: list what to generate/,
+      /spec\.generate: Invalid value: 0: spec\.generate in body should have at least 1 items/,
     );
     assert.match(by("gp-ok")?.notEvaluated ?? "", /GeneratingPolicy gp-ok: Bylaw does not run GeneratingPolicies here/);
     assert.match(s.lastError()?.message ?? "", /ValidatingPolicy vp-bad: /);

@@ -189,7 +189,13 @@ describe("compilePolicySet with PolicyExceptions", () => {
       apiVersion: "policies.kyverno.io/v1",
       kind: "ImageValidatingPolicy",
       metadata: { name: "signed" },
-      spec: { failurePolicy: "Ignore", matchConstraints: constraints, validationActions: ["Deny"], attestors: [] },
+      spec: {
+        failurePolicy: "Ignore",
+        matchConstraints: constraints,
+        validationActions: ["Deny"],
+        attestors: [],
+        validations: [],
+      },
     };
     const map: JsonObject = {
       apiVersion: "admissionregistration.k8s.io/v1beta1",

@@ -170,6 +170,7 @@ describe("registration: a CEL policy's own webhook", () => {
       matchConditions: blue,
       validationActions: ["Deny"],
       attestors: [],
+      validations: [],
     });
     const own = only(hooks([m]), "ivpol.validate.bylaw.svc-fail-finegrained-m");
     assert.equal(own.clientConfig.service?.path, "/ivpol/fail/finegrained/m");

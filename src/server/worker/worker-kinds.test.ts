@@ -67,6 +67,7 @@ const imageValidatingPolicy: JsonObject = {
   metadata: { name: "check-images" },
   spec: {
     matchConstraints: configMaps,
+    attestors: [],
     validations: [{ expression: "object.metadata.labels.x != 'forbidden'" }],
   },
 };

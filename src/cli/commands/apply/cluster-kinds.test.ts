@@ -153,7 +153,7 @@ test("an ImageValidatingPolicy on Pods lists Pods, then its pod controllers' aut
     apiVersion: "policies.kyverno.io/v1",
     kind: "ImageValidatingPolicy",
     metadata: { name: "ivpol" },
-    spec: { matchConstraints: rulesOn("", "pods"), validations: [{ expression: "true" }] },
+    spec: { matchConstraints: rulesOn("", "pods"), attestors: [], validations: [{ expression: "true" }] },
   });
   assert.equal(listed[0], "core/v1/pods (ivpol)");
   assert.ok(listed.includes("apps/v1/deployments (ivpol)"), listed.join(", "));

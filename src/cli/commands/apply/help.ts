@@ -242,10 +242,13 @@ Policy paths:
   In a POLICY folder, files that hold no policy at all (the Kyverno policy library's .kyverno-test/
   suites, resources and values, a kustomization.yaml) are skipped, as kyverno apply skips them, with
   one warning counting them;
-  - an invalid policy: an unknown or mistyped field (checked against Kyverno 1.19's CRD schema and
-    worded as the API server words it, with a "did you mean" hint), a bad value such as
+  - an invalid policy: an unknown or mistyped field or a missing required one (checked against
+    Kyverno 1.19's CRD schema of its kind, kyverno.io and policies.kyverno.io alike, and worded as
+    the API server words it, with a "did you mean" hint), a bad value such as
     validationFailureAction: Force, or a deprecated field Kyverno 1.19 refuses, with what to write
-    instead (\`bylaw fix policy\` rewrites most of them). For example:
+    instead (\`bylaw fix policy\` rewrites most of them). Kyverno's CLI skips a policies.kyverno.io
+    policy its schema refuses ("Applying 0 policy rule(s)", exit 0); Bylaw refuses it, as the API
+    server would at kubectl apply. For example:
     error: policies/require-team.yaml: document 1 (line 1): invalid policy require-team: spec.rules[0].validat: field not declared in schema; did you mean "validate"?
     error: policies/gen.yaml: document 1 (line 1): invalid policy gen: spec.generateExistingOnPolicyUpdate: remove the deprecated field spec.generateExistingOnPolicyUpdate; use generateExisting in each generate rule (spec.rules[*].generate.generateExisting)
   A rule that uses a feature Bylaw does not run yet is, for every resource it matches (after

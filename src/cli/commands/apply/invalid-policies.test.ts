@@ -21,6 +21,16 @@ spec:
       validate: {pattern: {metadata: {name: "?*"}}}
 `;
 
+const vpol = `apiVersion: policies.kyverno.io/v1
+kind: ValidatingPolicy
+metadata: {name: vp}
+spec:
+  evaluation: {background: {enabled: true}}
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations: [{expression: "true"}]
+`;
+
 async function apply(policies: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const dir = tempTree({ "policies/p.yaml": policies, "r.yaml": pod });
   const io = recordingIo();
@@ -44,6 +54,16 @@ describe("bylaw apply: invalid policies fail the run", () => {
       "an unknown field deep in a rule",
       valid.replace("{kinds: [Pod]}", "{kinds: [Pod], namespace: shop}"),
       /spec\.rules\[0\]\.match\.any\[0\]\.resources\.namespace: field not declared in schema; did you mean "namespaces"\?/,
+    ],
+    [
+      "a ValidatingPolicy with a mistyped field (its CRD's schema)",
+      vpol.replace("enabled: true", 'enabled: "yes"'),
+      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy vp: spec\.evaluation\.background\.enabled: Invalid value: "string": spec\.evaluation\.background\.enabled in body must be of type boolean$/m,
+    ],
+    [
+      "a ValidatingPolicy with a misspelled field",
+      vpol.replace("validations:", "validatons:"),
+      /^error: .*p\.yaml: document 2 \(line \d+\): invalid policy vp: spec\.validatons: field not declared in schema; did you mean "validations"\?$/m,
     ],
     [
       "a non-policy document",

@@ -389,10 +389,7 @@ describe("ValidatingPolicy", () => {
       if (r.ok) continue;
       const field = Object.keys(extra)[0] ?? "";
       assert.equal(r.problems[0]?.path, `spec.${field}`);
-      assert.match(
-        r.problems[0]?.message ?? "",
-        new RegExp(`ValidatingPolicy vp: spec\\.${field}: field not declared in schema; .*no parameter resources`),
-      );
+      assert.match(r.problems[0]?.message ?? "", /^field not declared in schema; .*no parameter resources/);
     }
   });
 
@@ -405,9 +402,9 @@ describe("ValidatingPolicy", () => {
     });
     assert.equal(r.ok, false);
     if (!r.ok)
-      assert.match(
-        r.problems[0]?.message ?? "",
-        /spec\.validation: field not declared in schema; did you mean "validations"\?/,
+      assert.deepEqual(
+        r.problems.map((p) => `${p.path}: ${p.message}`),
+        ['spec.validation: field not declared in schema; did you mean "validations"?'],
       );
   });
 

@@ -138,6 +138,39 @@ describe("compileCelException", () => {
       );
   });
 
+  test("a field the schema does not declare, deep in spec, stays a warning, with the field it probably means", () => {
+    const r = engine.compileException(
+      polex({
+        policyRefs: refs,
+        matchConditions: [{ name: "c", expression: "true", expresion: "true" }],
+        reportResults: "pass",
+      }),
+    );
+    assert.ok(r.ok);
+    if (r.ok)
+      assert.deepEqual(
+        r.exception.warnings.map((w) => `${w.severity} ${w.path}: ${w.message}`),
+        [
+          'warning spec.reportResults: field not declared in schema; did you mean "reportResult"? (ignored: the API server prunes it)',
+          'warning spec.matchConditions[0].expresion: field not declared in schema; did you mean "expression"? (ignored: the API server prunes it)',
+        ],
+      );
+  });
+
+  test("a wrong type or a missing required field the schema finds is an error at its path", () => {
+    assert.deepEqual(problemsOf(polex({ policyRefs: refs, properties: { team: 1 } })), [
+      "spec.properties: must be a map of strings",
+      'spec.properties.team: Invalid value: "integer": spec.properties.team in body must be of type string',
+    ]);
+    assert.deepEqual(problemsOf(polex({ policyRefs: refs }, { metadata: { name: "ex", labels: { a: true } } })), [
+      'metadata.labels.a: Invalid value: "boolean": metadata.labels.a in body must be of type string',
+    ]);
+    assert.deepEqual(problemsOf(polex({ policyRefs: refs, evaluationMode: "x", images: ["a"] }, { spec: 1 })), [
+      'spec: Invalid value: "integer": spec in body must be of type object',
+    ]);
+    assert.deepEqual(problemsOf(polex({}, { spec: null })), ["spec: Required value: spec is required"]);
+  });
+
   test("a policies.kyverno.io PolicyException given as a policy says to load it as an exception", () => {
     const r = engine.compile(polex({ policyRefs: refs }));
     assert.equal(r.ok, false);

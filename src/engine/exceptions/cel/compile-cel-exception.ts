@@ -4,15 +4,19 @@
  * expression; images, allowedValues; reportResult skip|pass; expiresAt RFC 3339), and every
  * matchConditions expression compiled in the CEL environment of the policies it excepts (Kyverno
  * compiles them with the policy; a bad one is an error at its field, with the position; one not of
- * type bool exactly is the exception's `refusal`, which fails the policies it names). Fields
- * the schema does not declare are warnings: the API server prunes them.
+ * type bool exactly is the exception's `refusal`, which fails the policies it names). The rest of
+ * the CRD schema (policy/schema/check-schema.ts, as for a kyverno.io exception:
+ * `exceptionSchemaProblems`) is checked too: wrong types and missing required fields are errors at
+ * their path; fields the schema does not declare, at any depth, are warnings: the API server prunes
+ * them.
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
-import { problem, warning, type PolicyProblem } from "../../api/problem.js";
+import { problem, type PolicyProblem } from "../../api/problem.js";
 import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { matchConditionFields } from "../../cel/match-condition-fields.js";
 import { ExactTypes } from "../../cel/exact-types.js";
 import { exceptionKey } from "../messages.js";
+import { exceptionSchemaProblems } from "../parse-exception.js";
 import {
   CEL_EXCEPTION_API_VERSIONS,
   EXCEPTION_PRIORITY_LABEL,
@@ -22,16 +26,6 @@ import {
   type PolicyRef,
 } from "./types.js";
 
-const SPEC_FIELDS = new Set([
-  "policyRefs",
-  "matchConditions",
-  "images",
-  "allowedValues",
-  "reportResult",
-  "expiresAt",
-  "properties",
-  "evaluationMode",
-]);
 /** RFC 3339 date-time, as the CRD's `format: date-time`. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -55,11 +49,13 @@ export function compileCelException(doc: JsonValue, cel: CelEngine, source?: str
   if (name === "") problems.push(problem("metadata.name", "Required value: name or generateName is required"));
   const namespace = typeof metadata["namespace"] === "string" ? metadata["namespace"] : "";
   const spec = doc["spec"];
-  if (!isObject(spec))
-    return { ok: false, problems: [...problems, problem("spec", "Required value: spec is required")] };
-  for (const k of Object.keys(spec))
-    if (!SPEC_FIELDS.has(k))
-      problems.push(warning(`spec.${k}`, "field not declared in schema (ignored: the API server prunes it)"));
+  if (!isObject(spec)) {
+    // A spec of another type is the schema's to word (its type); a missing one is required.
+    if (spec === undefined || spec === null) problems.push(problem("spec", "Required value: spec is required"));
+    const schema = exceptionSchemaProblems(doc, problems);
+    if (![...problems, ...schema].some((p) => p.path === "spec")) problems.push(problem("spec", "must be a mapping"));
+    return { ok: false, problems: [...problems, ...schema] };
+  }
 
   const policyRefs = refsOf(spec["policyRefs"], problems);
   const images = strings(spec, "images", problems);
@@ -89,6 +85,7 @@ export function compileCelException(doc: JsonValue, cel: CelEngine, source?: str
     problems.push(problem("spec.evaluationMode", "must be a string"));
   const refusals: NonNullable<CompiledCelException["refusal"]>[] = [];
   const matchConditions = conditionsOf(spec["matchConditions"], cel, { problems, refusals });
+  problems.push(...exceptionSchemaProblems(doc, problems));
   if (problems.some((p) => p.severity === "error")) return { ok: false, problems };
   const priority = priorityOf(metadata);
   const exception: CompiledCelException = {

@@ -1,5 +1,6 @@
 /**
- * A DeletingPolicy or NamespacedDeletingPolicy compiled once into its own body (body.ts), with
+ * A DeletingPolicy or NamespacedDeletingPolicy compiled once into its own body (body.ts), once the
+ * document passes its CRD's schema (policy/schema/: every problem at its field path refuses it), with
  * Kyverno's checks (`pkg/cel/policies/dpol/validate.go`): a matchConstraints with at least one
  * resource rule, a schedule in cron format, a known deletionPropagationPolicy, and every variable
  * and condition compiling as a CEL expression (a condition must be a bool). What fails is a problem
@@ -13,6 +14,7 @@ import type { CelEngine, CelProgram } from "../../cel/types.js";
 import { compileConstraints } from "../../cel/validating-policy/match-constraints.js";
 import { isCronSchedule } from "../../policy/cleanup/cron-schedule.js";
 import type { CompileEnv, KindCompileOutcome } from "../../policy/compile-policy.js";
+import { schemaProblems } from "../../policy/schema/check-schema.js";
 import type { PolicyKindName } from "../types.js";
 import type { CompiledDeletingBody, DeletionPropagation } from "./body.js";
 import { ExactTypes } from "../../cel/exact-types.js";
@@ -24,6 +26,8 @@ export function compileDeletingKind(doc: JsonObject, kind: PolicyKindName, env: 
   const metadata = isObject(doc["metadata"]) ? doc["metadata"] : {};
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  const invalid = schemaProblems(doc) ?? [];
+  if (invalid.length > 0) return { ok: false, problems: invalid };
   const what = `${kind} ${name}`;
   if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `${what}: spec is required`)] };
   const namespaced = kind === "NamespacedDeletingPolicy";

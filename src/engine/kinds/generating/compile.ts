@@ -1,7 +1,8 @@
 /**
  * A GeneratingPolicy (or Namespaced) at a version Bylaw runs compiles to its own body
  * (cel/generating-policy: programs compiled once, never re-parsed at evaluation); the policy holds
- * no kyverno-shaped rules. Another version is not run (the unsupported placeholder).
+ * no kyverno-shaped rules. The document passes its CRD's schema first (policy/schema/: every problem
+ * at its field path refuses it). Another version is not run (the unsupported placeholder).
  */
 import { isObject, textOf, type JsonObject } from "../../api/json.js";
 import { problem, warning, type PolicyProblem } from "../../api/problem.js";

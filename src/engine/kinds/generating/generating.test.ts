@@ -159,10 +159,13 @@ test("generator.Apply in matchConditions is an error (a side effect outside gene
   assert.equal(r?.rule, "gp");
 });
 
-test("a GeneratingPolicy without spec.generate is refused at compile, naming the field", () => {
+test("a GeneratingPolicy without spec.generate (or with an empty one) is refused at compile, naming the field as the API server does", () => {
   const r = engine.compile(gpol({ matchConstraints: namespaces }));
-  assert.equal(r.ok, false);
-  assert.match(JSON.stringify(r.ok ? "" : r.problems), /spec.generate is required/);
+  assert.deepEqual(r.ok ? [] : r.problems.map((p) => `${p.path}: ${p.message}`), ["spec.generate: Required value"]);
+  const empty = engine.compile(gpol({ matchConstraints: namespaces, generate: [] }));
+  assert.deepEqual(empty.ok ? [] : empty.problems.map((p) => `${p.path}: ${p.message}`), [
+    "spec.generate: Invalid value: 0: spec.generate in body should have at least 1 items",
+  ]);
 });
 
 test("a clone source read through resource.Get is generated as read; one that cannot be read is an error naming the call", () => {

@@ -1,10 +1,12 @@
 /**
  * An ImageValidatingPolicy (or Namespaced) at a version Bylaw runs compiles to its own body
- * (compile-body.ts), no rules. Another version is not run.
+ * (compile-body.ts), no rules, once the document passes its CRD's schema (policy/schema/: every
+ * problem at its field path refuses it). Another version is not run.
  */
 import { isObject, textOf, type JsonObject } from "../../api/json.js";
 import { problem } from "../../api/problem.js";
 import type { KindCompileOutcome } from "../../policy/compile-policy.js";
+import { schemaProblems } from "../../policy/schema/check-schema.js";
 import type { PolicyKindName } from "../types.js";
 import { compileUnsupported } from "../unsupported/compile.js";
 import { compileImageValidatingBody } from "./compile-body.js";
@@ -17,6 +19,8 @@ export function compileImageValidatingKind(doc: JsonObject, kind: PolicyKindName
   const name = typeof metadata["name"] === "string" ? metadata["name"] : "";
   const namespaced = kind === "NamespacedImageValidatingPolicy";
   if (name === "") return { ok: false, problems: [problem("metadata.name", "metadata.name is required")] };
+  const invalid = schemaProblems(doc) ?? [];
+  if (invalid.length > 0) return { ok: false, problems: invalid };
   if (!isObject(doc["spec"])) return { ok: false, problems: [problem("spec", `${kind} ${name}: spec is required`)] };
   const spec = doc["spec"];
   const compiled = compileImageValidatingBody(spec, `${kind} ${name}`, namespaced ? "namespaced" : "cluster");

@@ -104,17 +104,53 @@ test("schemaless places (pattern, generate data, preconditions, annotations), st
   assert.deepEqual(found(doc), []);
 });
 
-test("each served version has its own schema; kinds without one are not checked here", () => {
+test("each served version has its own schema; kinds and versions without one are not checked here", () => {
   assert.deepEqual(paths(policy({ rules: [rule] }, "kyverno.io/v2beta1", "Policy")), []);
   assert.deepEqual(
     paths(policy({ rules: [{ ...rule, validate: { ...rule.validate, failureAction: "Audit" } }] }, "kyverno.io/v1")),
     [],
   );
+  assert.equal(schemaProblems({ apiVersion: "kyverno.io/v9", kind: "ClusterPolicy", spec: {} }), undefined);
+  assert.equal(schemaProblems({ apiVersion: "policies.kyverno.io/v1", kind: "ClusterPolicy", spec: {} }), undefined);
   assert.equal(
-    schemaProblems({ apiVersion: "policies.kyverno.io/v1", kind: "ValidatingPolicy", spec: { x: 1 } }),
+    schemaProblems({ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingAdmissionPolicy", spec: {} }),
     undefined,
   );
-  assert.equal(schemaProblems({ apiVersion: "kyverno.io/v9", kind: "ClusterPolicy", spec: {} }), undefined);
+  // NamespacedValidatingPolicy is served at v1beta1 and v1 only.
+  assert.equal(
+    schemaProblems({ apiVersion: "policies.kyverno.io/v1alpha1", kind: "NamespacedValidatingPolicy", spec: {} }),
+    undefined,
+  );
+});
+
+test("policies.kyverno.io kinds are checked against their own CRDs, at every served version", () => {
+  const vpol = (apiVersion: string, spec: object) => ({
+    apiVersion,
+    kind: "ValidatingPolicy",
+    metadata: { name: "v" },
+    spec,
+  });
+  for (const version of ["v1alpha1", "v1beta1", "v1"])
+    assert.deepEqual(found(vpol(`policies.kyverno.io/${version}`, { validatons: [] })), [
+      'spec.validatons: field not declared in schema; did you mean "validations"?',
+    ]);
+  assert.deepEqual(found(vpol("policies.kyverno.io/v1", { evaluation: { background: { enabled: "yes" } } })), [
+    'spec.evaluation.background.enabled: Invalid value: "string": spec.evaluation.background.enabled in body must be of type boolean',
+  ]);
+  assert.deepEqual(
+    found({ apiVersion: "policies.kyverno.io/v1", kind: "ImageValidatingPolicy", metadata: { name: "i" }, spec: {} }),
+    ["spec.attestors: Required value", "spec.validations: Required value"],
+  );
+});
+
+test("the two PolicyException kinds are told apart by group", () => {
+  const spec = { policyRef: [{ name: "p", kind: "ValidatingPolicy" }] };
+  const exception = (apiVersion: string) => ({ apiVersion, kind: "PolicyException", metadata: { name: "e" }, spec });
+  assert.deepEqual(found(exception("policies.kyverno.io/v1")).sort(), [
+    'spec.policyRef: field not declared in schema; did you mean "policyRefs"?',
+    "spec.policyRefs: Required value",
+  ]);
+  assert.deepEqual(paths(exception("kyverno.io/v2")).sort(), ["spec.exceptions", "spec.match", "spec.policyRef"]);
 });
 
 test("PolicyException and CleanupPolicy documents are checked against their own CRDs", () => {

@@ -1,9 +1,11 @@
 /**
- * Check a kyverno.io document (ClusterPolicy, Policy, PolicyException, CleanupPolicy,
- * ClusterCleanupPolicy) against the OpenAPI v3 schema of its CRD and version, and word each
+ * Check a Kyverno document against the OpenAPI v3 schema of its CRD and version, and word each
  * violation as the API server does, at its field path:
  *   spec.rules[0].validat: field not declared in schema; did you mean "validate"?
  *   spec.background: Invalid value: "string": spec.background in body must be of type boolean
+ * The kinds: kyverno.io ClusterPolicy, Policy, PolicyException, CleanupPolicy, ClusterCleanupPolicy;
+ * policies.kyverno.io ValidatingPolicy, MutatingPolicy, ImageValidatingPolicy, GeneratingPolicy,
+ * DeletingPolicy (and their Namespaced kinds) and PolicyException, at every version their CRDs serve.
  * The validators are generated at build time (validators-data.ts, tools/gen-policy-schemas.mjs):
  * nothing is compiled when Bylaw starts.
  */
@@ -14,14 +16,13 @@ import { didYouMean } from "./did-you-mean.js";
 import type { SchemaError, SchemaValidator } from "./types.js";
 import { VALIDATORS } from "./validators-data.js";
 
-/** The validator for the document's kind and apiVersion (kyverno.io only), or undefined. */
+/** The validator for the document's apiVersion and kind (kyverno.io, policies.kyverno.io), or undefined. */
 function schemaFor(doc: JsonValue): SchemaValidator | undefined {
   if (!isObject(doc)) return undefined;
   const kind = doc["kind"];
   const apiVersion = doc["apiVersion"];
-  if (typeof kind !== "string" || typeof apiVersion !== "string" || !apiVersion.startsWith("kyverno.io/"))
-    return undefined;
-  const key = `${kind}/${apiVersion.slice("kyverno.io/".length)}`;
+  if (typeof kind !== "string" || typeof apiVersion !== "string") return undefined;
+  const key = `${apiVersion}/${kind}`;
   return Object.hasOwn(VALIDATORS, key) ? VALIDATORS[key] : undefined;
 }
 
@@ -93,6 +94,11 @@ function describe(e: SchemaError, doc: JsonValue): PolicyProblem | undefined {
         `Unsupported value: ${JSON.stringify(value)}: supported values: ${allowed.map((v) => JSON.stringify(v)).join(", ")}`,
       );
     }
+    case "minItems":
+      return problem(
+        path,
+        `Invalid value: ${Array.isArray(value) ? value.length : short(value)}: ${where} in body should have at least ${String(e.params["limit"])} items`,
+      );
     case "maxLength":
       return problem(path, `Too long: may not be more than ${String(e.params["limit"])} characters`);
     case "not":
