@@ -88,12 +88,26 @@ describe("bylaw apply with policies.kyverno.io PolicyExceptions", () => {
   });
 
   test("an invalid exception exits 2 naming the file, document and field", async () => {
-    const { code, err } = await apply(["-e", "$DIR/ex.yaml"], { "ex.yaml": exception.replace("== 'tool'", "==") });
+    const { code, err } = await apply(["-e", "$DIR/ex.yaml"], {
+      "ex.yaml": exception.replace("spec:", "spec:\n  reportResult: maybe"),
+    });
     assert.equal(code, 2);
     assert.match(
       err,
-      /ex\.yaml: document 1 \(line \d+\): invalid PolicyException: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed/,
+      /ex\.yaml: document 1 \(line \d+\): invalid PolicyException: spec\.reportResult: Unsupported value/,
     );
+  });
+
+  test("an exception whose condition does not compile fails the policies it names, as Kyverno compiles it with them", async () => {
+    const { out } = await apply(["-e", "$DIR/ex.yaml", "--output-format", "json"], {
+      "ex.yaml": exception.replace("== 'tool'", "=="),
+    });
+    const rows = results(out);
+    assert.equal(rows.length, 2);
+    for (const r of rows) {
+      assert.equal(r[2], "error", JSON.stringify(r));
+      assert.match(r[3] ?? "", /spec\.matchConditions\[0\]\.expression: .*Syntax error/);
+    }
   });
 });
 

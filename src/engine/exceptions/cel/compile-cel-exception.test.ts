@@ -45,8 +45,8 @@ describe("compileCelException", () => {
     ]);
   });
 
-  test("a matchConditions expression that does not compile is an error at its field, with the position", () => {
-    const [p] = problemsOf(
+  test("a matchConditions expression that does not compile loads, carrying the refusal (field, position) that fails the policies it names, as Kyverno compiles it with them", () => {
+    const r = engine.compileException(
       polex({
         policyRefs: refs,
         matchConditions: [
@@ -55,10 +55,14 @@ describe("compileCelException", () => {
         ],
       }),
     );
-    assert.match(
-      p ?? "",
-      /^spec\.matchConditions\[1\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/,
-    );
+    assert.ok(r.ok && "policyRefs" in r.exception);
+    const refusal = r.exception.refusal;
+    assert.equal(refusal?.field, "spec.matchConditions[1].expression");
+    assert.equal(refusal?.expression, "object.metadata.name ==");
+    assert.match(refusal?.reason ?? "", /^ERROR: <input>:1:24: Syntax error/);
+    // A path that does not ask for the refusal meets a condition that always errs: never an exemption.
+    const bad = r.exception.matchConditions[1];
+    assert.equal(bad?.program.evaluate({}).ok, false);
   });
 
   test("a condition not of type bool exactly loads, carrying the refusal that fails the policies it names", () => {
@@ -67,6 +71,7 @@ describe("compileCelException", () => {
       assert.ok(r.ok && "policyRefs" in r.exception, expression);
       assert.deepEqual(r.exception.refusal, {
         field: "spec.matchConditions[0].expression",
+        expression,
         reason: "output is expected to be of type bool",
       });
     }

@@ -3,8 +3,8 @@
  * declares them (policyRefs required, each with kind and name; matchConditions with name and
  * expression; images, allowedValues; reportResult skip|pass; expiresAt RFC 3339), and every
  * matchConditions expression compiled in the CEL environment of the policies it excepts (Kyverno
- * compiles them with the policy; a bad one is an error at its field, with the position; one not of
- * type bool exactly is the exception's `refusal`, which fails the policies it names). The rest of
+ * compiles them with the policy: one that does not compile, or is not of type bool exactly, is the
+ * exception's `refusal`, which fails the policies it names, with its field and position). The rest of
  * the CRD schema (policy/schema/check-schema.ts, as for a kyverno.io exception:
  * `exceptionSchemaProblems`) is checked too: wrong types and missing required fields are errors at
  * their path; fields the schema does not declare, at any depth, are warnings: the API server prunes
@@ -181,19 +181,27 @@ function conditionsOf(
     if (fields === undefined) return;
     const { name, expression } = fields;
     const compiled = cel.compile(expression);
-    if (!compiled.ok)
-      return void problems.push(
-        problem(
-          `${at}.expression`,
-          `Invalid value: ${JSON.stringify(expression)}: compilation failed: ${compiled.error.message}`,
-        ),
-      );
+    if (!compiled.ok) {
+      // Kyverno compiles the exception with each policy it names: those policies fail to compile.
+      refusals.push({ field: `${at}.expression`, expression, reason: compiled.error.message });
+      conditions.push({ name, program: refusedProgram(expression, compiled.error.message) });
+      return;
+    }
     const reason = types.refusal(compiled.value, ["bool"], "of type bool");
-    if (reason !== undefined) refusals.push({ field: `${at}.expression`, reason });
+    if (reason !== undefined) refusals.push({ field: `${at}.expression`, expression, reason });
     // Kept even when refused, so a path that does not ask exceptionRefusal runs it as before.
     conditions.push({ name, program: compiled.value });
   });
   return conditions;
+}
+
+/** A condition that did not compile, for a path that does not ask exceptionRefusal: its every evaluation is the compile error (fail closed). */
+function refusedProgram(expression: string, message: string): CelProgram {
+  return {
+    expression,
+    outputType: "bool",
+    evaluate: () => ({ ok: false, error: { kind: "cel-eval", message } }),
+  };
 }
 
 function priorityOf(metadata: JsonObject): number | undefined {

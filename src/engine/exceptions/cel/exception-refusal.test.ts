@@ -74,7 +74,10 @@ describe("a PolicyException whose matchCondition is not bool exactly fails the p
     });
     const ref = { kind: "ImageValidatingPolicy", name: "ivp" };
     assert.deepEqual(validate(ivp, [polex(ref, "object.spec.flag")]), [
-      ["error", `failed to compile policy: spec.matchConditions[0].expression: ${REASON}`],
+      [
+        "error",
+        'failed to compile policy: spec.matchConditions[0].expression: Invalid value: "object.spec.flag": output is expected to be of type bool',
+      ],
     ]);
     assert.deepEqual(validate(ivp, [polex(ref, "!has(object.spec.flag)")]), [
       ["skip", "rule is skipped due to policy exception: default/ex"],

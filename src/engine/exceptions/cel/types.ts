@@ -46,11 +46,11 @@ export interface CompiledCelException {
   /** Where the document came from (file and document), when the caller said. */
   readonly source?: string;
   /**
-   * A matchCondition not of type bool exactly, as Kyverno's compiler wants it (cel/exact-types.ts):
-   * Kyverno compiles an exception with each policy it names, so each of those policies fails to
-   * compile with this field and reason; the exception itself loads.
+   * A matchCondition that does not compile or is not of type bool exactly, as Kyverno's compiler
+   * wants it (cel/exact-types.ts): Kyverno compiles an exception with each policy it names, so each
+   * of those policies fails to compile with this field, expression and reason; the exception itself loads.
    */
-  readonly refusal?: { readonly field: string; readonly reason: string };
+  readonly refusal?: { readonly field: string; readonly expression: string; readonly reason: string };
   /** Problems that do not stop the exception from loading. */
   readonly warnings: readonly PolicyProblem[];
   readonly document: JsonObject;

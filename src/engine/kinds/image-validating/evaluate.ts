@@ -63,7 +63,9 @@ function evaluate(
   const exceptions = namingExceptions(policy, request, env);
   // Kyverno compiles the exceptions naming the policy with it: one refused fails the policy's compile.
   const refused = exceptionRefusal(exceptions);
-  const compileError = refused && `failed to compile policy: ${refused.field}: compilation failed: ${refused.reason}`;
+  const compileError =
+    refused &&
+    `failed to compile policy: ${refused.field}: Invalid value: ${JSON.stringify(refused.expression)}: ${refused.reason}`;
   if (compileError !== undefined) return ruleResult("evaluation", "ImageVerify", "error", compileError);
   const input = celPolicyInput(req, request.base(false));
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
