@@ -68,7 +68,7 @@ describe("policyvalidate: policies.kyverno.io kinds", () => {
     assert.equal(m.allowed, false);
     assert.match(
       m.status?.message ?? "",
-      /ImageValidatingPolicy iv: failed to compile policy: spec\.validations\[0\]\.expression: compilation failed: /,
+      /ImageValidatingPolicy iv: failed to compile policy: spec\.validations\[0\]\.expression: Invalid value: /,
     );
     // A GeneratingPolicy is admitted (the background component runs it); one whose expression does not compile is denied naming it.
     const gp = (expression: string): JsonObject => ({
@@ -185,7 +185,19 @@ describe("policyvalidate: policies.kyverno.io PolicyException", () => {
     assert.equal(response.allowed, false);
     assert.match(
       response.status?.message ?? "",
-      /^PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value: .*compilation failed: ERROR: <input>:1:\d+/,
+      /^PolicyException allow-batch: spec\.matchConditions\[0\]\.expression: Invalid value: "object\.metadata\.name ==": ERROR: <input>:1:24: Syntax error/,
+    );
+    const notBool = answer(
+      review(
+        polex({ policyRefs: refs, matchConditions: [{ name: "flag", expression: "object.spec.flag" }] }),
+        "policyexceptions",
+        "team-a",
+      ),
+    );
+    assert.equal(notBool.allowed, false);
+    assert.equal(
+      notBool.status?.message,
+      'PolicyException allow-batch: spec.matchConditions[0].expression: Invalid value: "object.spec.flag": output is expected to be of type bool',
     );
   });
 

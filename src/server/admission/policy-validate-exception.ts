@@ -3,7 +3,8 @@
  * for kyverno.io/v2 and v2beta1, `pkg/webhooks/celexception/validate.go` for policies.kyverno.io,
  * `pkg/validation/exception/validate.go` for the warnings). The exception is compiled as `serve`
  * loads it (`engine.compileException`, the same checks `bylaw apply -e` runs): one that does not
- * compile is denied, `PolicyException <name>: <field>: <message>; …`. Either way the answer carries
+ * compile is denied, `PolicyException <name>: <field>: <message>; …`, and so is one whose condition
+ * does not compile or is not bool exactly (which `apply -e` loads, failing the policies it names). Either way the answer carries
  * Kyverno's warnings for an exception that will not be honoured, so that `kubectl apply` prints them:
  * - exceptions from the cluster are off (`--enable-policy-exception` not given): "PolicyException
  *   resources would not be processed until it is enabled.";
@@ -21,6 +22,7 @@ import type { ExceptionScope } from "../policy-source/exception-scope.js";
 import { allowed, denied } from "./response.js";
 import type { AdmissionRequestJson, AdmissionReviewJson } from "./types.js";
 import { problemText } from "../../platform/policy-documents/index.js";
+import { exceptionRefusalProblem } from "../policy-source/served-exception.js";
 
 export const DISABLED_POLEX = "PolicyException resources would not be processed until it is enabled.";
 export const NAMESPACE_NOT_LISTED = "PolicyException resource namespace must match the defined namespace.";
@@ -66,10 +68,14 @@ export function checkException(
   // Its matchConditions run beside the policy's expressions: a namespaced one may not read the
   // cluster-wide GlobalContextEntries (tenant-isolation.md rule 3).
   const tenant = celGlobalContextProblems(doc, namespace);
-  if (!compiled.ok || tenant.length > 0) {
-    const errors = [...(compiled.ok ? [] : compiled.problems.filter((p) => p.severity === "error")), ...tenant].map(
-      problemText,
-    );
+  // A condition that does not compile, or is not bool exactly, is refused here (served-exception.ts).
+  const refusal = compiled.ok ? exceptionRefusalProblem(compiled.exception) : undefined;
+  if (!compiled.ok || tenant.length > 0 || refusal !== undefined) {
+    const errors = [
+      ...(compiled.ok ? [] : compiled.problems.filter((p) => p.severity === "error")),
+      ...(refusal !== undefined ? [refusal] : []),
+      ...tenant,
+    ].map(problemText);
     const warnings = (compiled.ok ? compiled.exception.warnings : compiled.problems)
       .filter((p) => p.severity === "warning")
       .map(problemText);

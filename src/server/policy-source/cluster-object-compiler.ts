@@ -19,6 +19,7 @@ import {
 } from "../../engine/index.js";
 import { CEL_GROUP, CEL_STORAGE_VERSION, type CelPolicyKind } from "../../kube/cel-policy-kinds.js";
 import { celGlobalContextProblems } from "../tenancy/tenant-cel-reads.js";
+import { exceptionRefusalProblem } from "./served-exception.js";
 import type { KubeObject } from "../../kube/types.js";
 import { problemText, withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { compileCelPolicy } from "./cel-policy-compile.js";
@@ -172,11 +173,12 @@ export class ClusterObjectCompiler {
       group === CEL_GROUP
         ? celGlobalContextProblems(doc, typeof md["namespace"] === "string" ? md["namespace"] : "")
         : [];
-    return compiled.ok && tenant.length === 0
+    const refusal = compiled.ok ? exceptionRefusalProblem(compiled.exception) : undefined;
+    return compiled.ok && tenant.length === 0 && refusal === undefined
       ? { fingerprint, value: compiled.exception, problems: [] }
       : {
           fingerprint,
-          problems: [...(compiled.ok ? [] : compiled.problems), ...tenant]
+          problems: [...(compiled.ok ? [] : compiled.problems), ...(refusal !== undefined ? [refusal] : []), ...tenant]
             .filter((p) => p.severity === "error")
             .map(problemText),
         };

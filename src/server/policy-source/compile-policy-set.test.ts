@@ -98,8 +98,8 @@ describe("compilePolicySet with PolicyExceptions", () => {
       lines.some(
         (l) =>
           l.startsWith("/p/set.yaml: document 2") &&
-          l.includes("spec.matchConditions[0].expression") &&
-          l.includes("compilation failed"),
+          l.includes('spec.matchConditions[0].expression: Invalid value: "object.metadata.name ==": ERROR') &&
+          l.includes("Syntax error"),
       ),
       lines.join("\n"),
     );

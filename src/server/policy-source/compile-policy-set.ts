@@ -38,6 +38,7 @@ import type { SourceProblem } from "./types.js";
 import { CEL_GROUP } from "../../kube/cel-policy-kinds.js";
 import { compileCelPolicy, notEvaluatedMessage } from "./cel-policy-compile.js";
 import { unservedKind, unservedRules } from "./unserved-parts.js";
+import { exceptionRefusalProblem } from "./served-exception.js";
 
 /**
  * A policy kind Bylaw does not run yet refuses the set: served, it would enforce nothing while the
@@ -126,8 +127,11 @@ export function compilePolicySet(
     const kind = engine.classify(d.value);
     if (kind.role === "exception") {
       const compiled = engine.compileException(d.value, where);
-      if (!compiled.ok) {
-        for (const p of compiled.problems.filter((x) => x.severity === "error"))
+      const refusal = compiled.ok ? exceptionRefusalProblem(compiled.exception) : undefined;
+      if (!compiled.ok || refusal !== undefined) {
+        for (const p of compiled.ok
+          ? [refusal as PolicyProblem]
+          : compiled.problems.filter((x) => x.severity === "error"))
           problems.push({ ...at, policy: documentName(d.value), problem: p });
         continue;
       }

@@ -4,7 +4,7 @@
  * matchConstraints match: matchConstraints undecidable → error (rule `match`); matchConditions not
  * all true → skip "skip"; an error in them, in a variable or a mutation → error (rule `evaluation`,
  * "failed to evaluate policy: …"); otherwise each mutation in order, each seeing the object the
- * previous one patched, and pass "success" (rule ""). Variables are lazy, as a ValidatingPolicy's.
+ * previous one patched, and pass "success" (rule ""). Variables are lazy, as a ValidatingPolicy's; a variable's error reads as cel's own, unprefixed, as Kyverno reports it.
  * policies.kyverno.io PolicyExceptions naming the policy run first, as a ValidatingPolicy's do
  * (validating-policy/exceptions.ts): a full exemption answers skip (or pass, by its reportResult)
  * with rule "exception" and leaves the object unpatched; a partial one fills the `exceptions`
@@ -109,7 +109,6 @@ function triggerHolds(body: CompiledMutatingBody, input: CelRuleInput, services:
     extra: { exceptions: NO_EXCEPTIONS },
     budget,
     services,
-    failure: (name, message) => `variable ${name}: ${message}`,
   });
   return body.matchConditions.every((c) => {
     const r = c.program.evaluate(activation, budget, services);
@@ -162,7 +161,6 @@ export function evaluateBody(
     extra: { exceptions: excepted.allowed },
     budget,
     services,
-    failure: (name, message) => `variable ${name}: ${message}`,
   });
   const errors: string[] = [];
   for (const c of at.conditions ?? body.matchConditions) {

@@ -43,6 +43,16 @@ describe("MutatingPolicy", () => {
     assert.deepEqual((r.patched?.["metadata"] as JsonObject)["labels"], { app: "x", team: "a" });
   });
 
+  test("a variable's error is the policy's, worded as cel's own (no variable prefix), as Kyverno reports it", () => {
+    const p = mpol({
+      variables: [{ name: "v", expression: "object.spec.nope" }],
+      mutations: [apply("Object{metadata: Object.metadata{labels: {'x': string(variables.v)}}}")],
+    });
+    assert.deepEqual(run(p, pod({ name: "a" })).rules, [
+      ["evaluation", "error", "failed to evaluate policy: no such key: nope"],
+    ]);
+  });
+
   test("a matchCondition cel-go types dyn fails to compile, as Kyverno's compiler refuses it; the resource is not patched", () => {
     const r = run(
       mpol({ matchConditions: [{ name: "c", expression: "object.metadata.name" }], mutations: [addLabel] }),
