@@ -9,6 +9,7 @@
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { fieldSchema, schemaForKind, type SchemaNode } from "../../mutate/strategic/index.js";
+import { nilList } from "../../mutate/nil-list.js";
 
 type ListSchema = NonNullable<NonNullable<ReturnType<typeof fieldSchema>>["list"]>;
 
@@ -47,12 +48,23 @@ function mergeValue(
   schema: { readonly node: SchemaNode | undefined; readonly list: ListSchema | undefined },
 ): JsonValue {
   if (isObject(patch)) return mergeMap(isObject(base) ? base : {}, patch, schema.node);
-  if (Array.isArray(patch)) return Array.isArray(base) ? mergeList(base, patch, schema.list) : patch;
+  if (Array.isArray(patch)) {
+    // structured-merge-diff keeps the patch's own list where both sides are empty (or the list is
+    // atomic): an empty one is then Go's nil slice (nil-list.ts).
+    const empty = !Array.isArray(base) || base.length === 0;
+    if (patch.length === 0 && (empty || atomic(schema.list))) return nilList();
+    return Array.isArray(base) ? mergeList(base, patch, schema.list) : patch;
+  }
   return patch;
 }
 
+/** A list that merges neither by key nor as a set (or has no schema) is replaced whole. */
+function atomic(list: ListSchema | undefined): boolean {
+  return list === undefined || (!list.merge && list.keys.length === 0);
+}
+
 function mergeList(base: readonly JsonValue[], patch: readonly JsonValue[], list: ListSchema | undefined): JsonValue[] {
-  if (list === undefined || (!list.merge && list.keys.length === 0)) return [...patch];
+  if (list === undefined || atomic(list)) return [...patch];
   if (list.keys.length === 0) {
     const out = [...base];
     for (const v of patch) if (!out.some((b) => sameScalar(b, v))) out.push(v);

@@ -204,6 +204,34 @@ describe("MutatingPolicy with the built-in kinds' types (an offline engine, as K
   });
 });
 
+describe("a list an ApplyConfiguration sets to [] is Go's nil slice (checked beside kyverno apply v1.19.0)", () => {
+  const setEmpty = mpol({
+    mutations: [apply("Object{metadata: Object.metadata{labels: {'x': 'y'}}, spec: Object.spec{initContainers: []}}")],
+  });
+  const addLabel = mpol({ mutations: [jsonPatch("[JSONPatch{op: 'add', path: '/metadata/labels/j', value: 'k'}]")] });
+  const readNull = mpol({
+    mutations: [
+      apply(
+        "Object{metadata: Object.metadata{labels: {'init': string(object.spec.initContainers == null), 'vol': string(object.spec.volumes == null)}}}",
+      ),
+    ],
+  });
+  const base = pod({ name: "p6" });
+  (base["spec"] as JsonObject)["volumes"] = [];
+  const chain = (...policies: CompiledPolicy[]): JsonObject =>
+    policies.reduce((resource, p) => run(p, resource).patched ?? resource, base);
+  const labels = (o: JsonObject) => (o["metadata"] as JsonObject)["labels"] as JsonObject;
+
+  test("it reads as [] until a JSONPatch mutation encodes the object, then as null; the resource's own [] stays", () => {
+    const direct = chain(setEmpty, readNull);
+    assert.deepEqual([labels(direct)["init"], labels(direct)["vol"]], ["false", "false"]);
+    assert.deepEqual((direct["spec"] as JsonObject)["initContainers"], []);
+    const throughJsonPatch = chain(setEmpty, addLabel, readNull);
+    assert.deepEqual([labels(throughJsonPatch)["init"], labels(throughJsonPatch)["vol"]], ["true", "false"]);
+    assert.equal((throughJsonPatch["spec"] as JsonObject)["initContainers"], null);
+  });
+});
+
 describe("ApplyConfiguration merge", () => {
   const base = {
     apiVersion: "v1",

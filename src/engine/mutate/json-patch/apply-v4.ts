@@ -17,6 +17,7 @@ import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import { cloneJson } from "../../api/json-copy.js";
 import { jsonEqual } from "../../api/json-equal.js";
 import { setOwn } from "../../api/set-own.js";
+import { asEncoded } from "../nil-list.js";
 
 /** One operation as the mutation's CEL value gives it: `from` and `value` may be absent. */
 export interface PatchOperationV4 {
@@ -39,7 +40,8 @@ const INVALID_INDEX = "invalid index referenced";
 
 /** Applies the operations in order; the first error stops the patch. */
 export function applyJsonPatchV4(doc: JsonValue, ops: readonly PatchOperationV4[]): PatchOutcomeV4 {
-  let root: JsonValue = cloneJson(doc);
+  // The patch applies to the object as JSON encodes it: a nil list is null (nil-list.ts).
+  let root: JsonValue = asEncoded(doc);
   try {
     for (const op of ops) root = applyOne(root, op);
   } catch (e) {
