@@ -303,7 +303,7 @@ spec:
       });
       assert.match(
         refused.stderr,
-        /admission webhook "validate-policy\.bylaw\.svc" denied the request: .*ImageValidatingPolicy check-images: failed to compile policy: spec\.validations\[0\]\.expression: compilation failed: /,
+        /admission webhook "validate-policy\.bylaw\.svc" denied the request: .*ImageValidatingPolicy check-images: failed to compile policy: spec\.validations\[0\]\.expression: Invalid value: "object\.\(": ERROR: <input>:1:8: Syntax error/,
       );
       const generate = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
