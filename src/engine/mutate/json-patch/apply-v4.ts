@@ -18,6 +18,7 @@ import { cloneJson } from "../../api/json-copy.js";
 import { jsonEqual } from "../../api/json-equal.js";
 import { setOwn } from "../../api/set-own.js";
 import { asEncoded } from "../nil-list.js";
+import { unescapePointerToken } from "./pointer.js";
 
 /** One operation as the mutation's CEL value gives it: `from` and `value` may be absent. */
 export interface PatchOperationV4 {
@@ -170,22 +171,18 @@ function findParent(root: JsonValue, path: string): { parent: Container; key: st
   for (const raw of parts.slice(1, -1)) {
     let next: JsonValue;
     try {
-      next = getAt(node, decodeKey(raw));
+      next = getAt(node, unescapePointerToken(raw));
     } catch {
       return undefined;
     }
     if (!isContainer(next)) return undefined;
     node = next;
   }
-  return { parent: node, key: decodeKey(parts[parts.length - 1] ?? "") };
+  return { parent: node, key: unescapePointerToken(parts[parts.length - 1] ?? "") };
 }
 
 function isContainer(v: JsonValue | undefined): v is Container {
   return typeof v === "object" && v !== null;
-}
-
-function decodeKey(raw: string): string {
-  return raw.replace(/~1|~0/g, (m) => (m === "~1" ? "/" : "~"));
 }
 
 /** A map's value (null when absent) or a list's element (an error when the index is bad). */
