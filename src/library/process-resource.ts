@@ -1,8 +1,11 @@
 /**
- * What `kyverno apply` and `kyverno test` do with one resource, in Kyverno's CLI order: every mutate
- * policy in turn (its verifyImages rules too: signatures, digests, the verify-images annotation),
- * each seeing the resource the previous one patched; then every validate policy on
- * the patched resource; then every generate policy on the resource as given.
+ * What `kyverno apply` and `kyverno test` do with one resource, in Kyverno's CLI order (the engine's
+ * cliStages per kind, kinds/types.ts): kyverno.io mutate (its verifyImages rules too: signatures,
+ * digests, the verify-images annotation), kyverno.io validate, MutatingAdmissionPolicy,
+ * MutatingPolicy, ValidatingAdmissionPolicy, ValidatingPolicy, GeneratingPolicy, kyverno.io
+ * generate; each stage's policies in policy order, each seeing the resource every mutation before it
+ * made (so a kyverno.io validate rule sees no MutatingPolicy's patch, a ValidatingPolicy and
+ * either generate stage see them all).
  */
 import {
   type AnyCompiledException,
@@ -26,8 +29,34 @@ import {
 
 interface Processed {
   readonly responses: readonly PolicyResponse[];
-  /** The resource after every mutate policy. */
+  /** The resource after every mutation. */
   readonly patched: Resource;
+}
+
+type Pass = "mutate" | "validate" | "generate";
+
+interface Step {
+  readonly stage: number;
+  readonly pass: Pass;
+  readonly policy: CompiledPolicy;
+}
+
+/** Every (policy, pass) the policies take part in, in stage order (stable: policy order within one). */
+function stepsOf(policies: readonly CompiledPolicy[]): Step[] {
+  const steps: Step[] = [];
+  for (const pass of ["mutate", "validate", "generate"] as const)
+    for (const policy of policies) {
+      if (takesPart(policy, pass)) steps.push({ stage: policy.origin.kind.cliStages[pass], pass, policy });
+    }
+  return steps.sort((a, b) => a.stage - b.stage);
+}
+
+/** Whether the compiled policy has the pass's rules (a kyverno.io policy may have some passes only). */
+function takesPart(policy: CompiledPolicy, pass: Pass): boolean {
+  if (pass === "mutate") return hasMutateRules(policy) || hasImageVerifyRules(policy);
+  // A DeletingPolicy answers in the validate pass: whether it would delete the resource (kinds/deleting/evaluate.ts).
+  if (pass === "validate") return hasValidateRules(policy) || policy.phases.includes("delete");
+  return hasGenerateRules(policy);
 }
 
 export function processResource(
@@ -39,20 +68,23 @@ export function processResource(
 ): Processed {
   const responses: PolicyResponse[] = [];
   let current = resource;
-  for (const policy of policies) {
-    if (!hasMutateRules(policy) && !hasImageVerifyRules(policy)) continue;
-    const response = engine.mutate(policy, request(current, policy), existing);
-    responses.push(response);
-    current = response.patchedResource ?? current;
+  let batch: number[] = [];
+  const closeBatch = () => {
+    // Kyverno's mpol engine reports the batch's final object under each of its policies.
+    for (const i of batch) responses[i] = { ...responses[i]!, patchedResource: current };
+    batch = [];
+  };
+  for (const { pass, policy } of stepsOf(policies)) {
+    if (pass !== "mutate" || !policy.origin.kind.cliStages.mutateAsBatch) closeBatch();
+    if (pass === "mutate") {
+      const response = engine.mutate(policy, request(current, policy), existing);
+      if (policy.origin.kind.cliStages.mutateAsBatch) batch.push(responses.length);
+      responses.push(response);
+      current = response.patchedResource ?? current;
+    } else if (pass === "validate") responses.push(engine.validate(policy, request(current, policy)));
+    else responses.push(engine.generate(policy, request(current, policy), existing));
   }
-  for (const policy of policies) {
-    // A DeletingPolicy answers in the validate pass: whether it would delete the resource (kinds/deleting/evaluate.ts).
-    if (hasValidateRules(policy) || policy.phases.includes("delete"))
-      responses.push(engine.validate(policy, request(current, policy)));
-  }
-  for (const policy of policies) {
-    if (hasGenerateRules(policy)) responses.push(engine.generate(policy, request(resource, policy), existing));
-  }
+  closeBatch();
   return { responses, patched: current };
 }
 

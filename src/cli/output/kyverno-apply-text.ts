@@ -30,7 +30,7 @@ interface KyvernoApplyText {
   /** Resources and JSON payloads. */
   readonly resourceCount: number;
   readonly exceptions: number;
-  /** Every engine response, in Kyverno's order (per resource: mutate, validate, generate). */
+  /** Every engine response, in Kyverno's order (per resource, its CLI stages: library/process-resource.ts). */
   readonly responses: readonly PolicyResponse[];
   /** Each generated resource of a response, as it is printed (see resource-output.ts). */
   readonly generated: (response: PolicyResponse) => readonly Resource[];

@@ -1,5 +1,5 @@
 /** Builds a kind's descriptor with the defaults most kinds share. */
-import type { PolicyKindDescriptor } from "./types.js";
+import type { CliStages, PolicyKindDescriptor } from "./types.js";
 
 type Given = Pick<PolicyKindDescriptor, "kind" | "group" | "scope" | "language" | "phases"> &
   Partial<Omit<PolicyKindDescriptor, "kind" | "group" | "scope" | "language" | "phases">>;
@@ -13,8 +13,23 @@ export function descriptor(given: Given): PolicyKindDescriptor {
     boundBy: undefined,
     reportSource: "",
     resource: pluralOf(given.kind),
+    cliStages: KYVERNO_STAGES,
     ...given,
   };
+}
+
+/**
+ * The kyverno.io stages (types.ts CliStages), which the kinds Kyverno's CLI runs outside its
+ * per-resource stages (ImageValidatingPolicy, DeletingPolicy) keep, where Bylaw runs them.
+ */
+const KYVERNO_STAGES: CliStages = { mutate: 0, validate: 1, generate: 7, mutateAsBatch: false };
+
+/**
+ * A CEL kind's stage (types.ts CliStages), whichever pass its compiled policy takes part in (a
+ * policy at a version Bylaw does not run compiles to a placeholder that answers in the validate pass).
+ */
+export function celStage(stage: number): CliStages {
+  return { mutate: stage, validate: stage, generate: stage, mutateAsBatch: false };
 }
 
 /** The plural the kind's CRD declares: every policy kind's name ends in Policy (`…policies`). */

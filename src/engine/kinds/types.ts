@@ -55,6 +55,26 @@ export interface PolicyKindDescriptor {
   readonly reportSource: string;
   /** The binding kind that applies a policy of this kind (a ValidatingAdmissionPolicy's); undefined for the others. */
   readonly boundBy: "ValidatingAdmissionPolicyBinding" | "MutatingAdmissionPolicyBinding" | undefined;
+  /** Where `apply` and `test` run the kind's policies on one resource (see CliStages). */
+  readonly cliStages: CliStages;
+}
+
+/**
+ * The stages of Kyverno's CLI on one resource (cmd/cli/kubectl-kyverno/processor/policy_processor.go
+ * ApplyPoliciesOnResource), lower first, each stage's policies in policy order: kyverno.io mutate
+ * (with verifyImages) 0, kyverno.io validate 1, MutatingAdmissionPolicy 2, MutatingPolicy 3,
+ * ValidatingAdmissionPolicy 4, ValidatingPolicy 5, GeneratingPolicy 6, kyverno.io generate 7. Each
+ * stage sees the resource every mutation before it made. A pass the kind's policies take no part in is never asked for.
+ */
+export interface CliStages {
+  readonly mutate: number;
+  readonly validate: number;
+  readonly generate: number;
+  /**
+   * The kind's policies mutate as one batch (Kyverno's mpol engine): each policy's response carries
+   * the batch's final object, which Kyverno prints under every one of them.
+   */
+  readonly mutateAsBatch: boolean;
 }
 
 export type PolicyPhase = "validate" | "mutate" | "generate" | "verifyImages" | "delete";

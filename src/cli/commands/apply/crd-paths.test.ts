@@ -86,11 +86,12 @@ describe("bylaw apply --crd-paths", () => {
         "crds/widget.yaml": crd(),
       });
       assert.equal(code, 1, err);
+      // Per widget, the ValidatingAdmissionPolicy's stage comes before the ValidatingPolicy's (Kyverno's CLI order).
       assert.deepEqual(rows(out), [
-        ["small-widgets", "Widget/shop/w-small", "pass", "success"],
         ["named-widgets", "Widget/shop/w-small", "pass", ""],
-        ["small-widgets", "Widget/shop/big", "fail", "widgets are at most 3"],
+        ["small-widgets", "Widget/shop/w-small", "pass", "success"],
         ["named-widgets", "Widget/shop/big", "fail", "widget names start with w-"],
+        ["small-widgets", "Widget/shop/big", "fail", "widgets are at most 3"],
       ]);
     }
   });

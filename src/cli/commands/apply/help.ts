@@ -193,8 +193,12 @@ Output formats (the same exit codes in each):
           M resource(s)..." (with K exception(s)), N counting a ClusterPolicy/Policy's rules with their
           autogen copies and 1 per policy of another kind, M resources and JSON payloads; then each
           mutate policy's resource ("policy NAME applied to NAMESPACE/Kind/name:", the resource as
-          YAML with sorted keys, "Mutation: Mutation has been applied successfully.") and each
-          generated resource ("Generate: ..."); then per policy and resource "skipped mutate policy",
+          YAML with sorted keys, "Mutation: Mutation has been applied successfully."; under each
+          MutatingPolicy, the resource after all of them, as Kyverno runs them as one batch) and each
+          generated resource ("Generate: ..."), per resource in kyverno apply's stages (ClusterPolicy/
+          Policy mutate, their validate, MutatingAdmissionPolicy, MutatingPolicy,
+          ValidatingAdmissionPolicy, ValidatingPolicy, GeneratingPolicy, ClusterPolicy/Policy
+          generate, each seeing every patch before it); then per policy and resource "skipped mutate policy",
           "error while applying mutate|generate policy" and, for failed rules, "policy NAME ->
           resource NAMESPACE/Kind/name failed:" ("failed as audit warning:" with --audit-warn on an
           Audit policy; "JSON payload" for a --json, --http-payload or --envoy-payload payload) with "1 - RULE MESSAGE" per rule; then

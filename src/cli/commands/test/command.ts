@@ -47,8 +47,12 @@ old object is set first and values for request.oldObject.* are layered on it. A 
 metadata.namespace is in "default". Context, clusterResources, apiCallResponses and
 globalContextEntries answer what a policy would read from a cluster (docs/policies.md).
 
-Per resource, mutate policies run first (each seeing the previous patches), then validate policies
-on the patched resource, then generate policies. A row with patchedResources or generatedResource
+Per resource, policies run in kyverno test's stages, each stage's in policy order and each seeing
+every patch before it: ClusterPolicy/Policy mutate (and verifyImages), ClusterPolicy/Policy
+validate, MutatingAdmissionPolicy, MutatingPolicy, ValidatingAdmissionPolicy, ValidatingPolicy,
+GeneratingPolicy, ClusterPolicy/Policy generate (so a kyverno.io validate rule does not see a
+MutatingPolicy's patch). A MutatingPolicy's patchedResources is the resource after all of the
+resource's MutatingPolicies (Kyverno runs them as one batch). A row with patchedResources or generatedResource
 first compares the produced object with the file's object of the same kind, name and namespace
 (unset namespace = default; nulls and empty maps/lists ignored); a difference makes the row's
 result "fail" (reason "Resource diff", naming the fields). cloneSourceResource files and the

@@ -4,7 +4,7 @@
  * and `bylaw apply` show what would be generated; in a cluster an allowed review
  * that matches one becomes an UpdateRequest the background component's generate controller runs.
  */
-import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import { CEL_POLICY_GROUP, celStage, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
 export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -16,6 +16,7 @@ export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "gpol",
   phases: ["generate"],
+  cliStages: celStage(6),
   admission: "none",
 });
 
@@ -28,6 +29,7 @@ export const NAMESPACED_GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "ngpol",
   phases: ["generate"],
+  cliStages: celStage(6),
   admission: "none",
 });
 

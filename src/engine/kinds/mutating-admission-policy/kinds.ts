@@ -3,7 +3,7 @@
  * through its bindings (cel/mutating-admission-policy/). The API server runs it in a cluster, so the
  * policy webhook never serves it; `bylaw apply` and `bylaw test` evaluate it as Kyverno's CLI does.
  */
-import { descriptor } from "../descriptor.js";
+import { celStage, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
 export const MUTATING_ADMISSION_POLICY: PolicyKindDescriptor = descriptor({
@@ -15,5 +15,6 @@ export const MUTATING_ADMISSION_POLICY: PolicyKindDescriptor = descriptor({
   admission: "none",
   notServed: "the API server runs MutatingAdmissionPolicies itself",
   phases: ["mutate"],
+  cliStages: celStage(2),
   boundBy: "MutatingAdmissionPolicyBinding",
 });

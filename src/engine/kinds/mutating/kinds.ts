@@ -1,5 +1,5 @@
 /** policies.kyverno.io MutatingPolicy and NamespacedMutatingPolicy: CEL mutations (cel/mutating-policy/). */
-import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import { CEL_POLICY_GROUP, celStage, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
 export const MUTATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -11,6 +11,7 @@ export const MUTATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "mpol",
   phases: ["mutate"],
+  cliStages: { ...celStage(3), mutateAsBatch: true },
 });
 
 export const NAMESPACED_MUTATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -22,6 +23,7 @@ export const NAMESPACED_MUTATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "nmpol",
   phases: ["mutate"],
+  cliStages: { ...celStage(3), mutateAsBatch: true },
 });
 
 /** The versions of the policies.kyverno.io CRDs a MutatingPolicy is compiled at; another version is not run. */

@@ -1,5 +1,5 @@
 /** policies.kyverno.io ValidatingPolicy and NamespacedValidatingPolicy: CEL validations (cel/validating-policy/). */
-import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import { CEL_POLICY_GROUP, celStage, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
 export const VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -11,6 +11,7 @@ export const VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "vpol",
   phases: ["validate"],
+  cliStages: celStage(5),
 });
 
 export const NAMESPACED_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -22,6 +23,7 @@ export const NAMESPACED_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "nvpol",
   phases: ["validate"],
+  cliStages: celStage(5),
 });
 
 /** The versions of the policies.kyverno.io CRDs a ValidatingPolicy is compiled at; another version is not run. */
