@@ -37,6 +37,11 @@ export interface TypedKinds {
   /** The type of an object of that apiVersion and kind, or undefined for a kind it does not know. */
   typeOf(apiVersion: string, kind: string): TypeNode | undefined;
   resolve(node: TypeNode): ResolvedType;
+  /**
+   * Why a kind typeOf does not know cannot be converted (Kyverno: no type converter for it, the
+   * patch errs), or undefined where such a kind is merged unconverted (the built-in kinds offline).
+   */
+  missing?(apiVersion: string, kind: string): string | undefined;
 }
 
 /** The types of the kinds `data` declares, `data` read on first use. */
