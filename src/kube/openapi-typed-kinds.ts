@@ -28,6 +28,34 @@ const groupVersionPath = (apiVersion: string): string =>
 
 const failure = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** /openapi/v3's group-version paths (api/v1, apis/GROUP/VERSION) to their documents' URLs. */
+async function readIndex(client: OpenApiReader): Promise<Readonly<Record<string, string>>> {
+  const body = await client.getJson("/openapi/v3");
+  const paths = typeof body === "object" && body !== null ? (body as { paths?: unknown }).paths : undefined;
+  if (typeof paths !== "object" || paths === null) throw new Error("/openapi/v3 answered no paths");
+  const out: Record<string, string> = {};
+  for (const [path, entry] of Object.entries(paths)) {
+    const url = (entry as { serverRelativeURL?: unknown } | null)?.serverRelativeURL;
+    if (typeof url === "string") out[path] = url;
+  }
+  return out;
+}
+
+/** Why a kind has no type: its group-version's fetch failed, it is not served, or it has no such kind. */
+function missingReason(at: {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly failed: ReadonlyMap<string, string>;
+  readonly documents: ReadonlyMap<string, unknown>;
+}): string {
+  const why =
+    at.failed.get(at.apiVersion) ??
+    (at.documents.has(at.apiVersion)
+      ? `the cluster's OpenAPI v3 for ${at.apiVersion} declares no kind ${at.kind}`
+      : `the cluster's OpenAPI v3 serves no schema for ${at.apiVersion}`);
+  return `type converter must not be nil: ${why}`;
+}
+
 export function createClusterTypedKinds(options: { readonly client: OpenApiReader }): ClusterTypedKinds {
   let index: Promise<Readonly<Record<string, string>>> | undefined;
   const documents = new Map<string, unknown>();
@@ -36,17 +64,6 @@ export function createClusterTypedKinds(options: { readonly client: OpenApiReade
   const rebuild = (): void => {
     const docs = [...documents.values()];
     current = typedKindsOf(() => typedSchemaFromOpenApi(docs));
-  };
-  const readIndex = async (): Promise<Readonly<Record<string, string>>> => {
-    const body = await options.client.getJson("/openapi/v3");
-    const paths = typeof body === "object" && body !== null ? (body as { paths?: unknown }).paths : undefined;
-    if (typeof paths !== "object" || paths === null) throw new Error("/openapi/v3 answered no paths");
-    const out: Record<string, string> = {};
-    for (const [path, entry] of Object.entries(paths)) {
-      const url = (entry as { serverRelativeURL?: unknown } | null)?.serverRelativeURL;
-      if (typeof url === "string") out[path] = url;
-    }
-    return out;
   };
   const loadOne = async (apiVersion: string, paths: Readonly<Record<string, string>>): Promise<string | undefined> => {
     const url = paths[groupVersionPath(apiVersion)];
@@ -64,14 +81,7 @@ export function createClusterTypedKinds(options: { readonly client: OpenApiReade
   const kinds: TypedKinds = {
     typeOf: (apiVersion, kind) => current.typeOf(apiVersion, kind),
     resolve: (node) => current.resolve(node),
-    missing: (apiVersion, kind) => {
-      const why =
-        failed.get(apiVersion) ??
-        (documents.has(apiVersion)
-          ? `the cluster's OpenAPI v3 for ${apiVersion} declares no kind ${kind}`
-          : `the cluster's OpenAPI v3 serves no schema for ${apiVersion}`);
-      return `type converter must not be nil: ${why}`;
-    },
+    missing: (apiVersion, kind) => missingReason({ apiVersion, kind, failed, documents }),
   };
   return {
     kinds,
@@ -80,7 +90,7 @@ export function createClusterTypedKinds(options: { readonly client: OpenApiReade
       if (wanted.length === 0) return [];
       let paths;
       try {
-        paths = await (index ??= readIndex());
+        paths = await (index ??= readIndex(options.client));
       } catch (e) {
         index = undefined;
         const reason = `cannot read the cluster's OpenAPI v3 index (/openapi/v3): ${failure(e)}`;

@@ -54,52 +54,53 @@ function collect(docs: readonly unknown[]): { schemas: Map<string, Schema>; kind
   return { schemas, kinds };
 }
 
-/** The structured-merge-diff types of the kinds the documents declare (x-kubernetes-group-version-kind). */
-export function typedSchemaFromOpenApi(docs: readonly unknown[]): TypedSchemaData {
-  const { schemas, kinds } = collect(docs);
-  const index = new Map<string, number>();
-  const types: TypeNode[] = [];
-  const named = (name: string, preserve: boolean): TypeNode => {
+/** One conversion: each named schema becomes one entry of `types`, referred to by its index. */
+class Converter {
+  readonly index = new Map<string, number>();
+  readonly types: TypeNode[] = [];
+  constructor(private readonly schemas: ReadonlyMap<string, Schema>) {}
+
+  named(name: string, preserve: boolean): TypeNode {
     const key = preserve ? `${name}\u0000p` : name;
-    const known = index.get(key);
+    const known = this.index.get(key);
     if (known !== undefined) return known;
-    const s = schemas.get(name);
+    const s = this.schemas.get(name);
     if (s === undefined) return "x";
-    const at = types.length;
-    index.set(key, at);
-    types.push("x");
-    types[at] = node(s, preserve);
+    const at = this.types.length;
+    this.index.set(key, at);
+    this.types.push("x");
+    this.types[at] = this.node(s, preserve);
     return at;
-  };
-  const ref = (s: Schema, preserve: boolean): TypeNode => {
+  }
+  ref(s: Schema, preserve: boolean): TypeNode {
     const name = refName(s);
-    if (name === undefined) return node(s, preserve);
-    const target = named(name, preserve);
+    if (name === undefined) return this.node(s, preserve);
+    const target = this.named(name, preserve);
     if (typeof target !== "number") return target;
     // A property's own x-kubernetes-map-type overrides the type's.
     if (s["x-kubernetes-map-type"] === "atomic") return { t: target, a: 1 };
     if (s["x-kubernetes-map-type"] === "granular") return { t: target, a: 0 };
     return target;
-  };
-  const object = (s: Schema, preserve: boolean): TypeNode => {
+  }
+  object(s: Schema, preserve: boolean): TypeNode {
     const fields: Record<string, TypeNode> = {};
     const properties = isSchema(s["properties"]) ? s["properties"] : {};
-    for (const [name, p] of Object.entries(properties)) fields[name] = isSchema(p) ? ref(p, preserve) : "x";
+    for (const [name, p] of Object.entries(properties)) fields[name] = isSchema(p) ? this.ref(p, preserve) : "x";
     const extra = s["additionalProperties"];
     let e: TypeNode | undefined;
     if (extra === undefined || extra === null) {
       if (preserve || Object.keys(fields).length === 0) e = "x";
-    } else if (isSchema(extra)) e = ref(extra, preserve);
+    } else if (isSchema(extra)) e = this.ref(extra, preserve);
     else if (extra === true) e = "x";
     return {
       m: fields,
       ...(e !== undefined ? { e } : {}),
       ...(s["x-kubernetes-map-type"] === "atomic" ? { a: 1 } : {}),
     };
-  };
-  const list = (s: Schema, preserve: boolean): TypeNode => {
+  }
+  list(s: Schema, preserve: boolean): TypeNode {
     const items = isSchema(s["items"]) ? s["items"] : undefined;
-    const l = items === undefined ? "x" : ref(items, preserve);
+    const l = items === undefined ? "x" : this.ref(items, preserve);
     const listType = s["x-kubernetes-list-type"];
     const strategy = s["x-kubernetes-patch-strategy"];
     let r: "a" | "s" | "m" = "a";
@@ -117,7 +118,7 @@ export function typedSchemaFromOpenApi(docs: readonly unknown[]): TypedSchemaDat
       } else r = "s";
     }
     if (r !== "m") return { l, r };
-    const item = items === undefined ? undefined : (schemas.get(refName(items) ?? "") ?? items);
+    const item = items === undefined ? undefined : (this.schemas.get(refName(items) ?? "") ?? items);
     const properties = item !== undefined && isSchema(item["properties"]) ? item["properties"] : {};
     const defaults: Record<string, unknown> = {};
     for (const key of k) {
@@ -126,17 +127,17 @@ export function typedSchemaFromOpenApi(docs: readonly unknown[]): TypedSchemaDat
       if (d !== undefined) defaults[key] = d;
     }
     return { l, r, k, ...(Object.keys(defaults).length > 0 ? { d: defaults } : {}) };
-  };
-  const node = (s: Schema, inherited: boolean): TypeNode => {
+  }
+  node(s: Schema, inherited: boolean): TypeNode {
     const preserve = inherited || s["x-kubernetes-preserve-unknown-fields"] === true;
     const type: unknown = Array.isArray(s["type"]) ? s["type"][0] : s["type"];
     switch (type) {
       case undefined:
         return "x";
       case "object":
-        return object(s, preserve);
+        return this.object(s, preserve);
       case "array":
-        return list(s, preserve);
+        return this.list(s, preserve);
       case "integer":
       case "number":
         return "n";
@@ -147,11 +148,17 @@ export function typedSchemaFromOpenApi(docs: readonly unknown[]): TypedSchemaDat
       default:
         return "u";
     }
-  };
+  }
+}
+
+/** The structured-merge-diff types of the kinds the documents declare (x-kubernetes-group-version-kind). */
+export function typedSchemaFromOpenApi(docs: readonly unknown[]): TypedSchemaData {
+  const { schemas, kinds } = collect(docs);
+  const converter = new Converter(schemas);
   const kindIndex: Record<string, number> = {};
   for (const [key, name] of [...kinds].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const at = named(name, false);
+    const at = converter.named(name, false);
     if (typeof at === "number") kindIndex[key] = at;
   }
-  return { kinds: kindIndex, types };
+  return { kinds: kindIndex, types: converter.types };
 }
