@@ -7,26 +7,23 @@
  * typed object with them: an undeclared field or a scalar of the wrong type is an error, and an
  * atomic list or map may not be mutated.
  *
- * The conversion follows Kubernetes' OpenAPI → structured-merge-diff rules (kube-openapi's
- * schemaconv): an object's properties are its fields; `additionalProperties` (or no properties at
- * all, or x-kubernetes-preserve-unknown-fields) types the other keys, otherwise there are none; a
- * list is atomic unless x-kubernetes-list-type (set, map with x-kubernetes-list-map-keys) or a
- * merge patch strategy (with its merge key) makes it associative; x-kubernetes-map-type atomic marks
- * a map atomic; integer and number are numeric, a string with a format other than byte is any
- * scalar; a schema without a type accepts anything.
+ * The conversion is src/engine/mutate/typed/from-openapi.ts (the one an engine serving a cluster
+ * uses for the API server's /openapi/v3), read from its build: run `npx tsc -p tsconfig.build.json` first.
  *
  * Encoding (JSON): `{kinds: {"<apiVersion>/<Kind>": index}, types: [node]}`; a node is "x"
  * (anything), "s" string, "n" numeric, "b" boolean, "u" any scalar, an index into `types`,
  * `{m: {field: node}, e?: node, a?: 1}` (a map: its fields, the type of other keys, atomic) or
  * `{l: node, r: "a"|"s"|"m", k?: [keys], d?: {key: default}}` (a list: atomic, set, or map by keys).
  *
- * Usage: node tools/gen-typed-schemas.mjs [path/to/builtins/1.32]
+ * Usage: npx tsc -p tsconfig.build.json && node tools/gen-typed-schemas.mjs [path/to/builtins/1.32]
  * (default: kubectl-validate in the Go module cache, `go env GOMODCACHE`).
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+// The one OpenAPI v3 → structured-merge-diff conversion, as built by `npx tsc -p tsconfig.build.json`.
+import { typedSchemaFromOpenApi } from "../dist/src/engine/mutate/typed/from-openapi.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const OUTPUT = join(REPO_ROOT, "src", "engine", "mutate", "typed", "typed-schema-data.ts");
@@ -50,111 +47,6 @@ function documents(dir) {
   return out;
 }
 
-const REF = "#/components/schemas/";
-
-/** The named type a property refers to ($ref, or allOf with one $ref), if any. */
-function refName(s) {
-  if (typeof s.$ref === "string") return s.$ref.slice(REF.length);
-  if (Array.isArray(s.allOf) && s.allOf.length === 1 && typeof s.allOf[0].$ref === "string")
-    return s.allOf[0].$ref.slice(REF.length);
-  return undefined;
-}
-
-export function convertAll(docs) {
-  const schemas = new Map();
-  const kinds = {};
-  for (const doc of docs) {
-    for (const [name, s] of Object.entries(doc.components?.schemas ?? {})) {
-      if (!schemas.has(name)) schemas.set(name, s);
-      for (const gvk of s["x-kubernetes-group-version-kind"] ?? []) {
-        const apiVersion = gvk.group === "" ? gvk.version : `${gvk.group}/${gvk.version}`;
-        kinds[`${apiVersion}/${gvk.kind}`] ??= name;
-      }
-    }
-  }
-  const index = new Map();
-  const types = [];
-  const named = (name, preserve) => {
-    const key = preserve ? `${name}\u0000p` : name;
-    if (index.has(key)) return index.get(key);
-    const s = schemas.get(name);
-    if (s === undefined) return "x";
-    const at = types.length;
-    index.set(key, at);
-    types.push(null);
-    types[at] = node(s, preserve);
-    return at;
-  };
-  const ref = (s, preserve) => {
-    const name = refName(s);
-    if (name === undefined) return node(s, preserve);
-    const target = named(name, preserve);
-    // A property's own x-kubernetes-map-type overrides the type's.
-    if (s["x-kubernetes-map-type"] === "atomic") return { t: target, a: 1 };
-    if (s["x-kubernetes-map-type"] === "granular") return { t: target, a: 0 };
-    return target;
-  };
-  const node = (s, inherited) => {
-    const preserve = inherited || s["x-kubernetes-preserve-unknown-fields"] === true;
-    const type = Array.isArray(s.type) ? s.type[0] : s.type;
-    switch (type) {
-      case undefined:
-        return "x";
-      case "object": {
-        const fields = {};
-        for (const [name, p] of Object.entries(s.properties ?? {})) fields[name] = ref(p, preserve);
-        const out = { m: fields };
-        const extra = s.additionalProperties;
-        if (extra === undefined || extra === null) {
-          if (preserve || Object.keys(fields).length === 0) out.e = "x";
-        } else if (typeof extra === "object") out.e = ref(extra, preserve);
-        else if (extra === true) out.e = "x";
-        if (s["x-kubernetes-map-type"] === "atomic") out.a = 1;
-        return out;
-      }
-      case "array": {
-        const out = { l: s.items === undefined ? "x" : ref(s.items, preserve), r: "a" };
-        const listType = s["x-kubernetes-list-type"];
-        const strategy = s["x-kubernetes-patch-strategy"];
-        if (listType === "set") out.r = "s";
-        else if (listType === "map") {
-          out.r = "m";
-          out.k = s["x-kubernetes-list-map-keys"] ?? [];
-        } else if (listType === undefined && (strategy === "merge" || strategy === "merge,retainKeys")) {
-          const key = s["x-kubernetes-patch-merge-key"];
-          if (typeof key === "string") {
-            out.r = "m";
-            out.k = [key];
-          } else out.r = "s";
-        }
-        if (out.r === "m") {
-          const item = s.items === undefined ? undefined : (schemas.get(refName(s.items) ?? "") ?? s.items);
-          const defaults = {};
-          for (const k of out.k) {
-            const d = item?.properties?.[k]?.default;
-            if (d !== undefined) defaults[k] = d;
-          }
-          if (Object.keys(defaults).length > 0) out.d = defaults;
-        }
-        return out;
-      }
-      case "integer":
-      case "number":
-        return "n";
-      case "boolean":
-        return "b";
-      case "string":
-        return s.format === undefined || s.format === "" || s.format === "byte" ? "s" : "u";
-      default:
-        return "u";
-    }
-  };
-  const kindIndex = {};
-  for (const [key, name] of Object.entries(kinds).sort(([a], [b]) => (a < b ? -1 : 1)))
-    kindIndex[key] = named(name, false);
-  return { kinds: kindIndex, types };
-}
-
 export function renderModule(data, source) {
   return [
     "// GENERATED FILE: do not edit; run node tools/gen-typed-schemas.mjs",
@@ -173,7 +65,7 @@ export function renderModule(data, source) {
 
 function main() {
   const input = process.argv[2] ?? defaultInput();
-  const data = convertAll(documents(input));
+  const data = typedSchemaFromOpenApi(documents(input));
   const source = `kubectl-validate's pkg/openapiclient/builtins/${input.split("/").pop()} (sigs.k8s.io/kubectl-validate, as Kyverno v1.19 requires it)`;
   const text = renderModule(data, source);
   writeFileSync(OUTPUT, text);

@@ -83,7 +83,13 @@ export {
 export type { MutationResult } from "./pipeline/mutate-request.js";
 export type { ExistingResources } from "./generate/index.js";
 export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json-patch/index.js";
-export { builtinTypedKinds, type TypedKinds } from "./mutate/typed/index.js";
+export {
+  builtinTypedKinds,
+  typedKindsOf,
+  typedSchemaFromOpenApi,
+  type TypedKinds,
+  type TypedSchemaData,
+} from "./mutate/typed/index.js";
 // How a values key (`annotations."a.b/c"`) splits into path segments, for the CLI's values files.
 export { splitVariableKey, type SplitKey } from "./context/variable-key.js";
 

@@ -34,6 +34,7 @@ import {
 } from "../../../engine/index.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { KubeClient, KubeError } from "../../../kube/kube-client.js";
+import { createClusterTypedKinds } from "../../../kube/openapi-typed-kinds.js";
 import { discover, selectServed, type ServedResource } from "../../../kube/discovery.js";
 import { listObjects, listScope } from "../../../kube/list-objects.js";
 import { ClusterReads, describeKubeError } from "../../../kube/cluster-reads.js";
@@ -59,6 +60,8 @@ interface ClusterLoad {
 export class ClusterSession {
   readonly engine: Engine;
   private readonly reads: ClusterReads;
+  /** The cluster's kinds typed from its /openapi/v3, as Kyverno's CLI with --cluster converts an ApplyConfiguration. */
+  private readonly types: ReturnType<typeof createClusterTypedKinds>;
 
   constructor(
     private readonly client: KubeClient,
@@ -75,6 +78,7 @@ export class ClusterSession {
     },
   ) {
     this.reads = new ClusterReads(client);
+    this.types = createClusterTypedKinds({ client });
     this.engine = createEngine({
       clock: systemClock,
       random: cryptoRandom,
@@ -82,7 +86,19 @@ export class ClusterSession {
       context: this.contextSources(),
       hosts: offlineHosts,
       signatures: nodeSignatures,
+      typedKinds: this.types.kinds,
     });
+  }
+
+  /**
+   * With a MutatingPolicy among `policies`: the cluster's OpenAPI v3 for the apiVersions of
+   * `resources`, fetched before they are evaluated. A failure is that kind's patch error at
+   * evaluation (TypedKinds.missing), never a pass; it is returned for a warning here.
+   */
+  async loadTypes(policies: readonly CompiledPolicy[], resources: readonly Resource[]): Promise<readonly string[]> {
+    if (!policies.some((p) => p.kind === "MutatingPolicy" || p.kind === "NamespacedMutatingPolicy")) return [];
+    const apiVersions = resources.flatMap((r) => (typeof r["apiVersion"] === "string" ? [r["apiVersion"]] : []));
+    return (await this.types.load(apiVersions)).map((reason) => `--cluster: ${reason}`);
   }
 
   /** The live cluster's reads, with image data from `--registry` when it is given. */

@@ -154,6 +154,7 @@ async function runWith(
     loaded.resources.push(...live.resources);
     loaded.errors.push(...live.errors);
     loaded.warnings.push(...live.warnings);
+    loaded.warnings.push(...(await cluster.loadTypes(policies.compiled, loaded.resources)));
   }
   paramPool = loaded.resources;
   for (const e of loaded.errors) io.err(`error: ${e}`);

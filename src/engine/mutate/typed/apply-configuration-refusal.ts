@@ -9,7 +9,7 @@ import { atomicPaths } from "./atomic-paths.js";
 import type { TypedKinds } from "./typed-schema.js";
 import { formatTypedErrors, typedErrors } from "./validate-typed.js";
 
-/** The refusal, worded as Kubernetes words it, or undefined (also for a kind `kinds` does not know). */
+/** The refusal, worded as Kubernetes words it, or undefined (for a kind `kinds` does not know: its `missing` reason, if any). */
 export function applyConfigurationRefusal(
   object: JsonObject,
   patch: JsonObject,
@@ -18,7 +18,7 @@ export function applyConfigurationRefusal(
   const apiVersion = typeof object["apiVersion"] === "string" ? object["apiVersion"] : "";
   const kind = typeof object["kind"] === "string" ? object["kind"] : "";
   const type = kinds.typeOf(apiVersion, kind);
-  if (type === undefined) return undefined;
+  if (type === undefined) return kinds.missing?.(apiVersion, kind);
   // The patch carries the object's apiVersion and kind, as the patcher sets them.
   const typedPatch: JsonObject = { ...patch, apiVersion, kind };
   const patchErrors = typedErrors(typedPatch, type, { kinds, allowDuplicates: false });

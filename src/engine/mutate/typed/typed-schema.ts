@@ -2,6 +2,7 @@
  * The structure of Kubernetes' built-in kinds as structured-merge-diff types
  * (typed-schema-data.ts, tools/gen-typed-schemas.mjs), read on first use.
  */
+import type { TypedSchemaData } from "./from-openapi.js";
 import { TYPED_SCHEMA_JSON } from "./typed-schema-data.js";
 
 /** A map type: its fields, the type of any other key (none: other keys are undeclared), atomic. */
@@ -36,33 +37,36 @@ export interface TypedKinds {
   /** The type of an object of that apiVersion and kind, or undefined for a kind it does not know. */
   typeOf(apiVersion: string, kind: string): TypeNode | undefined;
   resolve(node: TypeNode): ResolvedType;
+  /**
+   * Why a kind typeOf does not know cannot be converted (Kyverno: no type converter for it, the
+   * patch errs), or undefined where such a kind is merged unconverted (the built-in kinds offline).
+   */
+  missing?(apiVersion: string, kind: string): string | undefined;
 }
 
-interface Data {
-  readonly kinds: Readonly<Record<string, number>>;
-  readonly types: readonly TypeNode[];
-}
-
-let data: Data | undefined;
-const load = (): Data => (data ??= JSON.parse(TYPED_SCHEMA_JSON) as Data);
-
-function resolve(node: TypeNode): ResolvedType {
-  if (typeof node === "number") return resolve(load().types[node] ?? "x");
-  if (typeof node === "object" && "t" in node) {
-    const target = resolve(node.t);
-    if (typeof target === "object" && "m" in target)
-      return node.a === 1 ? { ...target, a: 1 } : { m: target.m, ...(target.e !== undefined ? { e: target.e } : {}) };
-    return target;
-  }
-  return node;
+/** The types of the kinds `data` declares, `data` read on first use. */
+export function typedKindsOf(data: () => TypedSchemaData): TypedKinds {
+  let loaded: TypedSchemaData | undefined;
+  const load = (): TypedSchemaData => (loaded ??= data());
+  const resolve = (node: TypeNode): ResolvedType => {
+    if (typeof node === "number") return resolve(load().types[node] ?? "x");
+    if (typeof node === "object" && "t" in node) {
+      const target = resolve(node.t);
+      if (typeof target === "object" && "m" in target)
+        return node.a === 1 ? { ...target, a: 1 } : { m: target.m, ...(target.e !== undefined ? { e: target.e } : {}) };
+      return target;
+    }
+    return node;
+  };
+  return {
+    typeOf(apiVersion, kind) {
+      const kinds = load().kinds;
+      const key = `${apiVersion}/${kind}`;
+      return Object.hasOwn(kinds, key) ? kinds[key] : undefined;
+    },
+    resolve,
+  };
 }
 
 /** Kubernetes 1.32's built-in kinds, as Kyverno v1.19's CLI types them. */
-export const builtinTypedKinds: TypedKinds = {
-  typeOf(apiVersion, kind) {
-    const kinds = load().kinds;
-    const key = `${apiVersion}/${kind}`;
-    return Object.hasOwn(kinds, key) ? kinds[key] : undefined;
-  },
-  resolve,
-};
+export const builtinTypedKinds: TypedKinds = typedKindsOf(() => JSON.parse(TYPED_SCHEMA_JSON) as TypedSchemaData);
