@@ -31,6 +31,8 @@ interface Processed {
   readonly responses: readonly PolicyResponse[];
   /** The resource after every mutation. */
   readonly patched: Resource;
+  /** What each policy's validate pass was given (its stage's resource: a kyverno.io validate rule sees no MutatingPolicy's patch). */
+  readonly validateInputs: ReadonlyMap<CompiledPolicy, Resource>;
 }
 
 type Pass = "mutate" | "validate" | "generate";
@@ -67,6 +69,9 @@ export function processResource(
   existing: ExistingResources,
 ): Processed {
   const responses: PolicyResponse[] = [];
+  // Listed after all the others (Kyverno's CLI appends ValidatingAdmissionPolicies' responses last).
+  const last: PolicyResponse[] = [];
+  const validateInputs = new Map<CompiledPolicy, Resource>();
   let current = resource;
   let batch: number[] = [];
   const closeBatch = () => {
@@ -81,18 +86,21 @@ export function processResource(
       if (policy.origin.kind.cliStages.mutateAsBatch) batch.push(responses.length);
       responses.push(response);
       current = response.patchedResource ?? current;
-    } else if (pass === "validate") responses.push(engine.validate(policy, request(current, policy)));
-    else responses.push(engine.generate(policy, request(current, policy), existing));
+    } else if (pass === "validate") {
+      validateInputs.set(policy, current);
+      const response = engine.validate(policy, request(current, policy));
+      (policy.origin.kind.cliStages.listedLast ? last : responses).push(response);
+    } else responses.push(engine.generate(policy, request(current, policy), existing));
   }
   closeBatch();
-  return { responses, patched: current };
+  return { responses: [...responses, ...last], patched: current, validateInputs };
 }
 
 /**
  * `--explain`: how each policy's results on the resource came about (engine.explain), for the
  * policies that concern it: a rule gave a result, or one is written for the resource's kind (its
  * match or exclude then says why it did not apply). Each policy is explained on the request its
- * validate rules saw (the resource after every mutate policy).
+ * validate rules saw (its stage's resource; the resource after every mutation for a policy with none).
  */
 export function explainProcessed(
   engine: Engine,
@@ -114,7 +122,7 @@ export function explainProcessed(
     const mutateInput = mutateInputs.get(policy);
     const explained = engine.explain(
       policy,
-      request(processed.patched, policy),
+      request(processed.validateInputs.get(policy) ?? processed.patched, policy),
       results,
       mutateInput !== undefined ? { mutateInput } : {},
     );

@@ -75,6 +75,12 @@ export interface CliStages {
    * the batch's final object, which Kyverno prints under every one of them.
    */
   readonly mutateAsBatch: boolean;
+  /**
+   * The kind's responses are listed after all the others of the resource, whatever its stage:
+   * Kyverno's CLI evaluates ValidatingAdmissionPolicies in their stage and appends their responses
+   * last, so their rows print after generate's.
+   */
+  readonly listedLast: boolean;
 }
 
 export type PolicyPhase = "validate" | "mutate" | "generate" | "verifyImages" | "delete";

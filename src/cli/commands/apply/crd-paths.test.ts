@@ -86,12 +86,13 @@ describe("bylaw apply --crd-paths", () => {
         "crds/widget.yaml": crd(),
       });
       assert.equal(code, 1, err);
-      // Per widget, the ValidatingAdmissionPolicy's stage comes before the ValidatingPolicy's (Kyverno's CLI order).
+      // Per widget, the ValidatingAdmissionPolicy's row comes last: Kyverno's CLI evaluates it in its
+      // stage (before the ValidatingPolicy's) and appends its response after all the others.
       assert.deepEqual(rows(out), [
-        ["named-widgets", "Widget/shop/w-small", "pass", ""],
         ["small-widgets", "Widget/shop/w-small", "pass", "success"],
-        ["named-widgets", "Widget/shop/big", "fail", "widget names start with w-"],
+        ["named-widgets", "Widget/shop/w-small", "pass", ""],
         ["small-widgets", "Widget/shop/big", "fail", "widgets are at most 3"],
+        ["named-widgets", "Widget/shop/big", "fail", "widget names start with w-"],
       ]);
     }
   });
