@@ -125,6 +125,7 @@ export { VERIFY_IMAGES_ANNOTATION, imageVerifyGaps } from "./verify-images/index
 export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { mutateExistingRuleNames, mutateExistingScanView, mutateExistingView } from "./kinds/mutate-existing.js";
+export { readsTypedKinds } from "./kinds/mutating/reads-typed-kinds.js";
 export { downstreamRuleLabel } from "./kinds/generating/downstream-rule.js";
 export {
   backgroundWrites,

@@ -1,7 +1,10 @@
 /** The cluster's OpenAPI v3 loaded per group-version, with a fake client counting its reads. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { typedKindsOf, typedSchemaFromOpenApi } from "../engine/index.js";
 import { createClusterTypedKinds } from "./openapi-typed-kinds.js";
+
+const convert = (documents: readonly unknown[]) => typedKindsOf(() => typedSchemaFromOpenApi(documents));
 
 const widgetDoc = {
   components: {
@@ -45,7 +48,7 @@ const index = {
 
 test("a group-version is fetched once, on load, and types its kinds from the cluster's schema", async () => {
   const client = fakeClient({ "/openapi/v3": index, "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc });
-  const typed = createClusterTypedKinds({ client });
+  const typed = createClusterTypedKinds({ client, convert });
   assert.deepEqual(await typed.load(["example.io/v1", "example.io/v1"]), []);
   assert.deepEqual(await typed.load(["example.io/v1"]), []);
   assert.deepEqual(client.reads, ["/openapi/v3", "/openapi/v3/apis/example.io/v1?hash=A"]);
@@ -69,7 +72,7 @@ test("a kind the cluster has no schema for is an error naming why, never a pass"
     "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
     "/openapi/v3/apis/broken.io/v1?hash=B": new Error("connection refused"),
   });
-  const typed = createClusterTypedKinds({ client });
+  const typed = createClusterTypedKinds({ client, convert });
   const failures = await typed.load(["example.io/v1", "broken.io/v1", "none.io/v1"]);
   assert.deepEqual(failures, [
     "cannot read the cluster's OpenAPI v3 for broken.io/v1 (/openapi/v3/apis/broken.io/v1?hash=B): connection refused",
@@ -89,7 +92,7 @@ test("a kind the cluster has no schema for is an error naming why, never a pass"
 
 test("an index that cannot be read is an error for every group-version asked, retried on the next load", async () => {
   const client = fakeClient({ "/openapi/v3": new Error("Forbidden") });
-  const typed = createClusterTypedKinds({ client });
+  const typed = createClusterTypedKinds({ client, convert });
   assert.deepEqual(await typed.load(["example.io/v1"]), [
     "cannot read the cluster's OpenAPI v3 index (/openapi/v3): Forbidden",
   ]);

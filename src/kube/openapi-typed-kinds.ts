@@ -7,7 +7,7 @@
  * type converter: its patch is an error, as in Kyverno ("type converter must not be nil"), with
  * the reason Bylaw knows (not served, or the fetch that failed).
  */
-import { typedKindsOf, typedSchemaFromOpenApi, type TypedKinds } from "../engine/index.js";
+import type { TypedKinds } from "../engine/index.js";
 
 /** What the loader reads the API server with (KubeClient.getJson). */
 interface OpenApiReader {
@@ -56,14 +56,17 @@ function missingReason(at: {
   return `type converter must not be nil: ${why}`;
 }
 
-export function createClusterTypedKinds(options: { readonly client: OpenApiReader }): ClusterTypedKinds {
+export function createClusterTypedKinds(options: {
+  readonly client: OpenApiReader;
+  /** The types the documents declare (the engine's converter: typedKindsOf over typedSchemaFromOpenApi). */
+  readonly convert: (documents: readonly unknown[]) => TypedKinds;
+}): ClusterTypedKinds {
   let index: Promise<Readonly<Record<string, string>>> | undefined;
   const documents = new Map<string, unknown>();
   const failed = new Map<string, string>();
-  let current: TypedKinds = typedKindsOf(() => typedSchemaFromOpenApi([]));
+  let current: TypedKinds = options.convert([]);
   const rebuild = (): void => {
-    const docs = [...documents.values()];
-    current = typedKindsOf(() => typedSchemaFromOpenApi(docs));
+    current = options.convert([...documents.values()]);
   };
   const loadOne = async (apiVersion: string, paths: Readonly<Record<string, string>>): Promise<string | undefined> => {
     const url = paths[groupVersionPath(apiVersion)];

@@ -26,11 +26,14 @@ import {
   type Engine,
   err,
   ok,
+  readsTypedKinds,
   type Resource,
   resourceKind,
   resourceName,
   resourceNamespace,
   type Result,
+  typedKindsOf,
+  typedSchemaFromOpenApi,
 } from "../../../engine/index.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { KubeClient, KubeError } from "../../../kube/kube-client.js";
@@ -78,7 +81,10 @@ export class ClusterSession {
     },
   ) {
     this.reads = new ClusterReads(client);
-    this.types = createClusterTypedKinds({ client });
+    this.types = createClusterTypedKinds({
+      client,
+      convert: (documents) => typedKindsOf(() => typedSchemaFromOpenApi(documents)),
+    });
     this.engine = createEngine({
       clock: systemClock,
       random: cryptoRandom,
@@ -96,7 +102,7 @@ export class ClusterSession {
    * evaluation (TypedKinds.missing), never a pass; it is returned for a warning here.
    */
   async loadTypes(policies: readonly CompiledPolicy[], resources: readonly Resource[]): Promise<readonly string[]> {
-    if (!policies.some((p) => p.kind === "MutatingPolicy" || p.kind === "NamespacedMutatingPolicy")) return [];
+    if (!policies.some(readsTypedKinds)) return [];
     const apiVersions = resources.flatMap((r) => (typeof r["apiVersion"] === "string" ? [r["apiVersion"]] : []));
     return (await this.types.load(apiVersions)).map((reason) => `--cluster: ${reason}`);
   }
