@@ -261,3 +261,31 @@ test("with `metadataOnly`, lists and watches ask for the objects' metadata only;
   assert.equal(inf.get("shop", "a")?.["data"], undefined);
   inf.stop();
 });
+
+test("pages are read at most pageBytes at a time whatever the budget, and a size found too large is not asked again", async () => {
+  const api = new FakeApi();
+  for (let i = 0; i < 24; i++) api.put(cm("tenant-a", `big-${String(i).padStart(2, "0")}`, 10_000));
+  const inf = new Informer({
+    client: api,
+    gvr: CONFIGMAPS,
+    budgetBytes: 10_000_000,
+    random: { next: () => 0.5 },
+    sleep: () => new Promise(() => {}),
+    pageSize: 16,
+    pageBytes: 35_000,
+  });
+  inf.start();
+  await inf.synced();
+  assert.equal(inf.health().ok, true);
+  assert.equal(inf.list().length, 24, "every object held: the budget is large");
+  for (const a of api.asked) assert.ok(a.cap !== undefined && a.cap <= 35_000, JSON.stringify(a));
+  // Pages of 16, 8 and 4 objects of 10 KB are over 35,000 bytes, 2 fit; the rest is asked 3 at a
+  // time (under the 4 that did not fit), never 4 again.
+  const limits = api.asked.map((a) => a.limit);
+  assert.deepEqual(limits.slice(0, 4), [16, 8, 4, 2]);
+  assert.ok(
+    limits.slice(4).every((l) => l === 3),
+    `limits after the first page: ${limits.join(", ")}`,
+  );
+  inf.stop();
+});

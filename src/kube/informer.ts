@@ -7,8 +7,8 @@
  *   resourceVersion was compacted), as a status or an ERROR event, relists from scratch;
  * - objects are kept by `namespace/name` with a namespace index, without managedFields;
  * - a memory budget (cache-budget.ts) that holds at every moment: each list page is read under a
- *   byte cap of what is left of it (list-page.ts: the page shrinks until it fits, reading stops at
- *   the cap and never buffers past it), a watch event over the per-event bound is an error that
+ *   byte cap of what is left of it and at most a few MiB (list-page.ts: the page shrinks until it
+ *   fits, reading stops at the cap and never buffers past it), a watch event over the per-event bound is an error that
  *   relists, and a relist holds the old store beside the new one only while both fit (else the old
  *   one is dropped first and reads are errors until the relist ends). Over the budget the cache
  *   drops its objects, stops, and reports unhealthy with the reason, so rules that read it are
@@ -44,7 +44,10 @@ interface InformerOptions {
   readonly pool?: CachePool;
   readonly random: Random;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Objects a list page asks for at most (default 500). */
   readonly pageSize?: number;
+  /** Bytes a list page is read up to at most (default list-page.ts's PAGE_BYTES, 4 MiB). */
+  readonly pageBytes?: number;
   /** Seconds a watch asks the server to keep it open (the server ends it then; we re-watch). */
   readonly watchTimeoutSeconds?: number;
   /**
@@ -272,13 +275,14 @@ export class Informer {
   private async listInto(fresh: Map<string, KubeObject>, dropped: Map<string, Map<string, number>>): Promise<void> {
     let cont = "";
     let rv = "";
-    const maxLimit = this.options.pageSize ?? 500;
+    let maxLimit = this.options.pageSize ?? 500;
     let limit = maxLimit;
     do {
       const page = await readPage(this.options.client, {
         path: gvrPath(this.options.gvr, this.options.namespace),
         limit,
         maxLimit,
+        ...(this.options.pageBytes !== undefined ? { pageBytes: this.options.pageBytes } : {}),
         continueToken: cont,
         ...(this.options.fieldSelector !== undefined ? { fieldSelector: this.options.fieldSelector } : {}),
         ...(this.options.labelSelector !== undefined ? { labelSelector: this.options.labelSelector } : {}),
@@ -292,6 +296,7 @@ export class Informer {
         return;
       }
       limit = page.limit;
+      maxLimit = page.maxLimit;
       if (typeof page.kind === "string") this.listKind = page.kind;
       if (typeof page.apiVersion === "string") this.listApiVersion = page.apiVersion;
       for (const item of page.items) if (!this.holdFresh(fresh, dropped, this.slim(item, false))) return;

@@ -5,7 +5,9 @@
  * the tenant attacks, with Bylaw still the same process.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { request } from "node:https";
+import { join } from "node:path";
 import {
   bylawEnv,
   eventually,
@@ -53,6 +55,10 @@ export interface TenantKit {
   readonly bylawPid: () => number;
   /** Asserts Bylaw is still the process `pid`. */
   readonly sameProcess: (pid: number) => void;
+  /** The most resident memory the process `pid` has had, in MiB (VmHWM, Linux). */
+  readonly peakMiB: (pid: number) => number;
+  /** Bylaw's last warnings and errors from its log (to say why when a check times out). */
+  readonly recentWarnings: () => string;
   /** One HTTPS call straight to Bylaw's webhook port (its certificate not checked): status and body. */
   readonly callWebhook: (method: string, path: string, body?: string) => Promise<{ status: number; text: string }>;
 }
@@ -127,6 +133,18 @@ export function tenantKit(): TenantKit {
         assertControls(controls);
       }
     },
+    peakMiB: (pid) => {
+      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      assert.ok(kb !== undefined, `no VmHWM for process ${pid}`);
+      return Number(kb) / 1024;
+    },
+    recentWarnings: () =>
+      readFileSync(join(current().dir, "logs", "bylaw.log"), "utf8")
+        .split("\n")
+        .filter((l) => /"level":"(warn|error|fatal)"/.test(l))
+        .slice(-5)
+        .map((l) => l.slice(0, 400))
+        .join("\n"),
     bylawPid: () => {
       const pid = readPids(current().dir).get("bylaw");
       assert.ok(pid !== undefined && processRunning(pid), "Bylaw runs");

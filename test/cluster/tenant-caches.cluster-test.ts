@@ -12,7 +12,8 @@
  * - tenant policies naming 40 resource types (apiCall paths and CEL resource.List): an admin
  *   apiCall of a new type applied afterwards still works.
  * During each attack a control review in tenant-b is answered correctly within 2 s, and Bylaw's
- * process is the same one throughout (save the restart the test makes).
+ * process is the same one throughout (save the restart the test makes); its peak resident memory
+ * (VmHWM) stays under the limit, the start-up list of the 110 MB included.
  *
  * The rules enforced, in the spirit of ../shared/spec/tenant-isolation.md's list:
  * - a tenant's objects take at most its namespace's share of the live-context cache memory; over
@@ -42,8 +43,10 @@ import {
 import { BUILD_TIMEOUT_MS, TENANT, tenantKit } from "./tenant-attack.js";
 
 const SHARE = /need more than the live-context cache memory one namespace may take/;
+/** The Deployment's memory limit the suite runs Bylaw under (--memory-limit 256Mi). */
+const LIMIT_MIB = 256;
 const kit = tenantKit();
-const { current, ok, asTenant, dryRun, controlsHold, bylawPid } = kit;
+const { current, ok, asTenant, dryRun, controlsHold, bylawPid, peakMiB } = kit;
 
 /** A dry-run in `namespace` labelled check=`label`, denied with a message matching `expected` (waits for the policy). */
 async function deniedWith(
@@ -58,7 +61,9 @@ async function deniedWith(
     last = d.code === 0 ? "admitted" : d.stderr;
     return d.code !== 0 && expected.test(d.stderr) ? d : undefined;
   }).catch((e: unknown) => {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}; the last answer: ${last.slice(0, 1500)}`);
+    throw new Error(
+      `${e instanceof Error ? e.message : String(e)}; the last answer: ${last.slice(0, 1500)}; Bylaw's last warnings:\n${kit.recentWarnings()}`,
+    );
   });
   return r.stderr;
 }
@@ -95,14 +100,19 @@ describe(
       await tenantReadsAreShareErrors();
       await deniedWith("admin", "tenant-b", /admin reads yes yes/);
       await controlsHold(pid);
+      assert.ok(peakMiB(pid) < LIMIT_MIB, `Bylaw's peak resident memory ${peakMiB(pid).toFixed(0)} MiB`);
     });
 
-    test("Bylaw started again with them present: Ready, the same answers, no crash", async () => {
+    test("Bylaw started again with them present: Ready, the same answers, no crash, under the memory limit", async () => {
       await restartBylaw(current());
       const pid = bylawPid();
       await tenantReadsAreShareErrors();
       await deniedWith("admin", "tenant-b", /admin reads yes yes/);
       await controlsHold(pid);
+      // Listing the tenant's 110 MB at start-up, in pages under the cache budget, stays under the limit.
+      const peak = peakMiB(pid);
+      console.log(`# peak resident memory after the restart: ${peak.toFixed(0)} MiB`);
+      assert.ok(peak < LIMIT_MIB, `Bylaw's peak resident memory ${peak.toFixed(0)} MiB`);
     });
 
     test("tenant reads of GlobalContextEntries (CEL List and Get, an apiCall list) do not stop the admin's entry from loading", async () => {
