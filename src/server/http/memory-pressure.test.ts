@@ -56,10 +56,12 @@ describe("watchMemoryPressure", () => {
     }
   });
 
-  test("with a container limit, resident memory above 85% of it sheds, and the heap budget is at most 60% of it", () => {
+  test("with a container limit, resident memory above 85% of it sheds while over half of it is held, and the heap budget is at most 60% of it", () => {
+    let external = 130 * MIB;
     const p = watchMemoryPressure({
       limitBytes: 256 * MIB,
       readHeap: () => ({ used: 10 * MIB, limit: 4096 * MIB }),
+      readExternal: () => external,
       readRss: () => 230 * MIB,
       collect: () => undefined,
       intervalMs: 60_000,
@@ -67,6 +69,10 @@ describe("watchMemoryPressure", () => {
     try {
       p.check();
       assert.equal(p.reason(), "resident memory 230 MiB of the 256 MiB limit");
+      // The buffers freed, the allocator keeps the pages (resident memory stays): reviews are served.
+      external = 20 * MIB;
+      p.check();
+      assert.equal(p.reason(), undefined);
     } finally {
       p.stop();
     }

@@ -8,6 +8,12 @@
  * Heap in use counts garbage until a collection, and a server that sheds allocates little, so it
  * could stay over the line long after the load is gone. Before shedding, the sampler runs a full
  * collection (at most once a second) and decides on what is left.
+ *
+ * The resident set falls more slowly than what is held: after a spike (a large list read at
+ * start-up) the allocator keeps freed pages and reuses them for the next allocations, so resident
+ * memory can stay near the limit with little in use. Shedding then frees nothing and would refuse
+ * every review for as long as the pages stay; so resident memory sheds only while the heap in use
+ * and the buffers outside it (external) are over half the limit.
  */
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -20,6 +26,8 @@ interface MemoryPressureOptions {
   readonly intervalMs?: number;
   readonly readRss?: () => number;
   readonly readHeap?: () => { readonly used: number; readonly limit: number };
+  /** Bytes held outside the V8 heap: Buffers and other external memory (default process.memoryUsage().external). */
+  readonly readExternal?: () => number;
   /** A full garbage collection (default: V8's, through --expose-gc). */
   readonly collect?: () => void;
   /** Milliseconds, for spacing collections (default Date.now). */
@@ -37,6 +45,9 @@ interface MemoryPressure {
 }
 
 const MIB = 1024 * 1024;
+
+/** Resident memory sheds only while the heap in use and external memory are above this share of the limit. */
+const HELD_FRACTION = 0.5;
 
 /**
  * The heap the webhook plans for: V8's own limit (which Node sizes from the container's memory
@@ -56,6 +67,7 @@ export function watchMemoryPressure(options: MemoryPressureOptions = {}): Memory
       const h = getHeapStatistics();
       return { used: h.used_heap_size, limit: h.heap_size_limit };
     });
+  const readExternal = options.readExternal ?? (() => process.memoryUsage().external);
   const now = options.now ?? Date.now;
   let collect = options.collect;
   let lastCollect = Number.NEGATIVE_INFINITY;
@@ -67,7 +79,7 @@ export function watchMemoryPressure(options: MemoryPressureOptions = {}): Memory
     if (heap.used > heapBudget * fraction) return `heap ${mib(heap.used)} of ${mib(heapBudget)}`;
     if (options.limitBytes !== undefined) {
       const rss = readRss();
-      if (rss > options.limitBytes * fraction)
+      if (rss > options.limitBytes * fraction && heap.used + readExternal() > options.limitBytes * HELD_FRACTION)
         return `resident memory ${mib(rss)} of the ${mib(options.limitBytes)} limit`;
     }
     return undefined;

@@ -281,7 +281,9 @@ Flags:
                               at once, and the API server applies the webhook's failurePolicy
       --memory-limit SIZE     the memory limit to stay under, e.g. 256Mi (default: the container's, from
                               cgroup memory.max or memory.limit_in_bytes); reviews are answered 503 while the
-                              heap or resident memory is above 85% of its bound
+                              heap or resident memory is above 85% of its bound (resident memory only while
+                              over half the limit is in use: pages the allocator kept after a spike do not
+                              shed)
       --metrics-max-bytes SIZE
                               size budget of the series reviews create in /metrics (default 4Mi); new label
                               sets past it are dropped and counted in bylaw_metrics_series_dropped_total
