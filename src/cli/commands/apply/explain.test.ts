@@ -139,6 +139,48 @@ spec:
     assert.equal(tier?.cel?.length, 1);
   });
 
+  test("a kyverno.io validate rule is explained on what it saw: before a MutatingPolicy's patch, as Kyverno's CLI runs them", async () => {
+    const both = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: require-tier}
+spec:
+  rules:
+    - name: tier
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      validate:
+        message: "Add metadata.labels.tier."
+        pattern: {metadata: {labels: {tier: "?*"}}}
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: add-tier}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: "Object{metadata: Object.metadata{labels: {'tier': 'web'}}}"
+`;
+    const dir = tempTree({ "b.yaml": both, "pods.yaml": pods });
+    const io = recordingIo();
+    await main(["apply", join(dir, "b.yaml"), "-r", join(dir, "pods.yaml"), "--explain", "-o", "json"], io);
+    const doc = JSON.parse(io.stdout.join("\n")) as {
+      explanations: {
+        policy: string;
+        resource: string;
+        rules: { rule: string; results?: { status: string }[]; failedAt?: { path: string; value: string } }[];
+      }[];
+    };
+    const tier = doc.explanations
+      .find((e) => e.policy === "require-tier" && e.resource === "Pod shop/bad")
+      ?.rules.find((r) => r.rule === "tier");
+    // The rule failed (it ran before the MutatingPolicy added the label), and its explanation says
+    // why on that same resource: no labels, not the final resource where the label is present.
+    assert.equal(tier?.results?.[0]?.status, "fail");
+    assert.deepEqual(tier?.failedAt, { path: "/metadata/labels/", value: "(absent)", expected: '{"tier":"?*"}' });
+  });
+
   test("outputs read by tools refuse it, naming the combination (exit 2)", async () => {
     for (const flags of [["--output-format", "junit"], ["--output-format", "sarif"], ["-p"], ["-t"]]) {
       const { code, err } = await apply("--explain", ...flags);
