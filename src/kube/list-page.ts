@@ -52,7 +52,7 @@ interface Page {
 const ONE_OBJECT_BYTES = 4 * 1024 * 1024;
 
 /** The largest page read: as large as one object may be. */
-export const PAGE_BYTES = ONE_OBJECT_BYTES;
+const PAGE_BYTES = ONE_OBJECT_BYTES;
 
 /** The page, or "too-large" when one object is over both the cap and ONE_OBJECT_BYTES. Throws the client's other errors. */
 export async function readPage(client: PageClient, req: PageRequest): Promise<Page | "too-large"> {
