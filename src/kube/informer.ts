@@ -8,11 +8,11 @@
  * - objects are kept by `namespace/name` with a namespace index, without managedFields;
  * - a memory budget (cache-budget.ts) that holds at every moment: each list page is read under a
  *   byte cap of what is left of it and at most a few MiB (list-page.ts: the page shrinks until it
- *   fits, reading stops at the cap and never buffers past it), a watch event over the per-event bound is an error that
- *   relists, and a relist holds the old store beside the new one only while both fit (else the old
- *   one is dropped first and reads are errors until the relist ends). Over the budget the cache
- *   drops its objects, stops, and reports unhealthy with the reason, so rules that read it are
- *   errors;
+ *   fits, reading stops at the cap and never buffers past it), a watch event over the per-event
+ *   bound is an error that relists, and a relist holds the old store beside the new one only
+ *   while both fit (else the old one is dropped first and reads are errors until the relist ends).
+ *   Over the budget the cache drops its objects, stops, and reports unhealthy with the reason, so
+ *   rules that read it are errors;
  * - with a pool (live context's caches), a namespace over its share of the pool has its objects
  *   dropped from this cache (only their sizes are kept): reads of that namespace, and of all
  *   namespaces, are errors naming the share, while other namespaces read as before. When its

@@ -67,6 +67,13 @@ export function readPids(dir: string): Map<string, number> {
   return pids;
 }
 
+/** A process's memory in MiB from /proc/PID/status: VmRSS now, or VmHWM, the most it has had (Linux). */
+export function processMemoryMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  assert.ok(kb !== undefined, `no ${field} for process ${pid}`);
+  return Number(kb) / 1024;
+}
+
 /** Whether a process with this pid is running: present in /proc and not a zombie (exited, unreaped). */
 export function processRunning(pid: number): boolean {
   let stat: string;

@@ -18,6 +18,7 @@ import {
   bylawEnv,
   eventually,
   kubectlOk,
+  processMemoryMiB,
   readPids,
   restartBylaw,
   startCluster,
@@ -101,9 +102,7 @@ async function metric(line: string): Promise<number> {
 
 /** Bylaw's resident memory, in MiB, from /proc. */
 function rssMiB(): number {
-  const pid = readPids(current().dir).get("bylaw") ?? assert.fail("no Bylaw pid");
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) / 1024;
+  return processMemoryMiB(readPids(current().dir).get("bylaw") ?? assert.fail("no Bylaw pid"), "VmRSS");
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

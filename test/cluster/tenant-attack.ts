@@ -12,6 +12,7 @@ import {
   bylawEnv,
   eventually,
   kubectlOk,
+  processMemoryMiB,
   processRunning,
   readPids,
   startCluster,
@@ -133,11 +134,7 @@ export function tenantKit(): TenantKit {
         assertControls(controls);
       }
     },
-    peakMiB: (pid) => {
-      const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      assert.ok(kb !== undefined, `no VmHWM for process ${pid}`);
-      return Number(kb) / 1024;
-    },
+    peakMiB: (pid) => processMemoryMiB(pid, "VmHWM"),
     recentWarnings: () =>
       readFileSync(join(current().dir, "logs", "bylaw.log"), "utf8")
         .split("\n")
