@@ -2,9 +2,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { typedKindsOf, typedSchemaFromOpenApi } from "../engine/index.js";
-import { createClusterTypedKinds } from "./openapi-typed-kinds.js";
+import { clusterTypedKinds, createClusterTypedKinds } from "./openapi-typed-kinds.js";
 
-const convert = (documents: readonly unknown[]) => typedKindsOf(() => typedSchemaFromOpenApi(documents));
+const kindsOf = (data: ReturnType<typeof typedSchemaFromOpenApi>) => typedKindsOf(() => data);
+const convert = { schemaOf: typedSchemaFromOpenApi, kindsOf };
 
 const widgetDoc = {
   components: {
@@ -48,7 +49,7 @@ const index = {
 
 test("a group-version is fetched once, on load, and types its kinds from the cluster's schema", async () => {
   const client = fakeClient({ "/openapi/v3": index, "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc });
-  const typed = createClusterTypedKinds({ client, convert });
+  const typed = createClusterTypedKinds({ client, ...convert });
   assert.deepEqual(await typed.load(["example.io/v1", "example.io/v1"]), []);
   assert.deepEqual(await typed.load(["example.io/v1"]), []);
   assert.deepEqual(client.reads, ["/openapi/v3", "/openapi/v3/apis/example.io/v1?hash=A"]);
@@ -61,9 +62,68 @@ test("a group-version is fetched once, on load, and types its kinds from the clu
     "metadata",
     "spec",
   ]);
-  typed.invalidate();
+});
+
+test("a document whose hash changed in the index is fetched again on its next load, after a refresh", async () => {
+  const answers: Record<string, unknown> = {
+    "/openapi/v3": index,
+    "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
+  };
+  const client = fakeClient(answers);
+  const typed = createClusterTypedKinds({ client, ...convert });
+  assert.equal(await typed.refresh(), undefined);
+  assert.deepEqual(client.reads, [], "nothing held: the index is not polled");
+  assert.equal(typed.ready("example.io/v1"), false);
   await typed.load(["example.io/v1"]);
-  assert.equal(client.reads.length, 4);
+  assert.equal(typed.ready("example.io/v1"), true);
+  const before = typed.version;
+  const gadgetDoc = structuredClone(widgetDoc) as { components: { schemas: Record<string, unknown> } };
+  gadgetDoc.components.schemas["io.example.v1.Gadget"] = {
+    type: "object",
+    "x-kubernetes-group-version-kind": [{ group: "example.io", version: "v1", kind: "Gadget" }],
+    properties: { spec: { type: "object" } },
+  };
+  answers["/openapi/v3"] = {
+    paths: { "apis/example.io/v1": { serverRelativeURL: "/openapi/v3/apis/example.io/v1?hash=C" } },
+  };
+  answers["/openapi/v3/apis/example.io/v1?hash=C"] = gadgetDoc;
+  assert.equal(await typed.refresh(), undefined);
+  assert.equal(typed.ready("example.io/v1"), false);
+  assert.equal(typed.kinds.typeOf("example.io/v1", "Gadget"), undefined, "not fetched before it is needed");
+  await typed.load(["example.io/v1"]);
+  assert.notEqual(typed.kinds.typeOf("example.io/v1", "Gadget"), undefined);
+  assert.ok(typed.version > before);
+  assert.deepEqual(client.reads, [
+    "/openapi/v3",
+    "/openapi/v3/apis/example.io/v1?hash=A",
+    "/openapi/v3",
+    "/openapi/v3/apis/example.io/v1?hash=C",
+  ]);
+});
+
+test("concurrent loads of one group-version share one fetch", async () => {
+  const client = fakeClient({ "/openapi/v3": index, "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc });
+  const typed = createClusterTypedKinds({ client, ...convert });
+  await Promise.all([typed.load(["example.io/v1"]), typed.load(["example.io/v1"]), typed.load(["example.io/v1"])]);
+  assert.deepEqual(client.reads, ["/openapi/v3", "/openapi/v3/apis/example.io/v1?hash=A"]);
+});
+
+test("the state, sent as plain data, types the same kinds and words the same errors elsewhere", async () => {
+  const client = fakeClient({ "/openapi/v3": index, "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc });
+  const typed = createClusterTypedKinds({ client, ...convert });
+  await typed.load(["example.io/v1", "none.io/v1"]);
+  const copy = clusterTypedKinds(structuredClone(typed.state()), kindsOf);
+  assert.deepEqual(copy.typeOf("example.io/v1", "Widget"), typed.kinds.typeOf("example.io/v1", "Widget"));
+  for (const [apiVersion, kind] of [
+    ["none.io/v1", "Thing"],
+    ["example.io/v1", "Gadget"],
+    ["apps/v1", "Deployment"],
+  ] as const)
+    assert.equal(copy.missing?.(apiVersion, kind), typed.kinds.missing?.(apiVersion, kind));
+  assert.equal(
+    copy.missing?.("apps/v1", "Deployment"),
+    "type converter must not be nil: the cluster's OpenAPI v3 for apps/v1 was not read in time",
+  );
 });
 
 test("a kind the cluster has no schema for is an error naming why, never a pass", async () => {
@@ -72,7 +132,7 @@ test("a kind the cluster has no schema for is an error naming why, never a pass"
     "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
     "/openapi/v3/apis/broken.io/v1?hash=B": new Error("connection refused"),
   });
-  const typed = createClusterTypedKinds({ client, convert });
+  const typed = createClusterTypedKinds({ client, ...convert });
   const failures = await typed.load(["example.io/v1", "broken.io/v1", "none.io/v1"]);
   assert.deepEqual(failures, [
     "cannot read the cluster's OpenAPI v3 for broken.io/v1 (/openapi/v3/apis/broken.io/v1?hash=B): connection refused",
@@ -92,7 +152,7 @@ test("a kind the cluster has no schema for is an error naming why, never a pass"
 
 test("an index that cannot be read is an error for every group-version asked, retried on the next load", async () => {
   const client = fakeClient({ "/openapi/v3": new Error("Forbidden") });
-  const typed = createClusterTypedKinds({ client, convert });
+  const typed = createClusterTypedKinds({ client, ...convert });
   assert.deepEqual(await typed.load(["example.io/v1"]), [
     "cannot read the cluster's OpenAPI v3 index (/openapi/v3): Forbidden",
   ]);

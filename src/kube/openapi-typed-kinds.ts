@@ -1,26 +1,48 @@
 /**
  * The types of the cluster's kinds from its OpenAPI v3 (/openapi/v3: an index of group-versions,
- * each document fetched once it is needed), as Kyverno's admission controller types a
- * MutatingPolicy's ApplyConfiguration (apiserver's TypeConverterManager over discovery's
- * OpenAPIV3). Only the group-versions `load` is given are fetched and kept (the ones the served
- * MutatingPolicies target), so memory stays bounded by them. A kind none of them declares has no
- * type converter: its patch is an error, as in Kyverno ("type converter must not be nil"), with
- * the reason Bylaw knows (not served, or the fetch that failed).
+ * each document fetched once it is needed), as Kyverno types a MutatingPolicy's ApplyConfiguration
+ * (apiserver's TypeConverterManager over discovery's OpenAPIV3). Only the group-versions `load` is
+ * given are fetched and kept (the ones the MutatingPolicies meet), so memory stays bounded by them.
+ * The index names each document with a hash of its content (`?hash=`): `refresh` re-reads the index
+ * (Kyverno polls it every 5 s), and a document whose hash changed (a CRD's schema was edited) is
+ * fetched again on its next `load`. A kind none of the documents declares has no type converter:
+ * its patch is an error, as in Kyverno ("type converter must not be nil"), with the reason Bylaw
+ * knows (not served, not read yet, or the fetch that failed).
  */
-import type { TypedKinds } from "../engine/index.js";
+import type { TypedKinds, TypedSchemaData } from "../engine/index.js";
 
 /** What the loader reads the API server with (KubeClient.getJson). */
 interface OpenApiReader {
   getJson(path: string): Promise<unknown>;
 }
 
-interface ClusterTypedKinds {
+/** The loaded types as plain data: what an evaluation worker is sent to type the same kinds (clusterTypedKinds). */
+export interface ClusterTypesState {
+  /** The types the documents read declare. */
+  readonly data: TypedSchemaData;
+  /** The apiVersions whose documents were read. */
+  readonly read: readonly string[];
+  /** The apiVersions the index lists no document for. */
+  readonly unserved: readonly string[];
+  /** The apiVersions whose index or document could not be read, with why. */
+  readonly failed: Readonly<Record<string, string>>;
+}
+
+export interface ClusterTypedKinds {
   /** The types loaded so far; a kind not among them is an error naming why. */
   readonly kinds: TypedKinds;
-  /** Fetch the documents of these apiVersions not yet loaded; the failures, worded for a user. */
+  /** Bumped each time the types change (state() then differs). */
+  readonly version: number;
+  state(): ClusterTypesState;
+  /** Whether this apiVersion's types are as the index last read says (load would fetch nothing). */
+  ready(apiVersion: string): boolean;
+  /** Fetch the documents of these apiVersions not loaded, or changed since; the failures, worded for a user. */
   load(apiVersions: readonly string[]): Promise<readonly string[]>;
-  /** Forget every document and the index (a CRD changed): the next load fetches them again. */
-  invalidate(): void;
+  /**
+   * Re-read the index, so that a changed document is fetched on its next load; nothing while no
+   * document is held. A failure keeps the index read before (and is returned, for a warning).
+   */
+  refresh(): Promise<string | undefined>;
 }
 
 const groupVersionPath = (apiVersion: string): string =>
@@ -41,76 +63,155 @@ async function readIndex(client: OpenApiReader): Promise<Readonly<Record<string,
   return out;
 }
 
-/** Why a kind has no type: its group-version's fetch failed, it is not served, or it has no such kind. */
-function missingReason(at: {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly failed: ReadonlyMap<string, string>;
-  readonly documents: ReadonlyMap<string, unknown>;
-}): string {
-  const why =
-    at.failed.get(at.apiVersion) ??
-    (at.documents.has(at.apiVersion)
-      ? `the cluster's OpenAPI v3 for ${at.apiVersion} declares no kind ${at.kind}`
-      : `the cluster's OpenAPI v3 serves no schema for ${at.apiVersion}`);
-  return `type converter must not be nil: ${why}`;
+/**
+ * The kinds `state` types, for the engine (EnginePorts.typedKinds): `kindsOf` reads its data (the
+ * engine's typedKindsOf); a kind it does not declare is an error saying why.
+ */
+export function clusterTypedKinds(
+  state: ClusterTypesState,
+  kindsOf: (data: TypedSchemaData) => TypedKinds,
+): TypedKinds {
+  const kinds = kindsOf(state.data);
+  const read = new Set(state.read);
+  const unserved = new Set(state.unserved);
+  const why = (apiVersion: string, kind: string): string =>
+    state.failed[apiVersion] ??
+    (read.has(apiVersion)
+      ? `the cluster's OpenAPI v3 for ${apiVersion} declares no kind ${kind}`
+      : unserved.has(apiVersion)
+        ? `the cluster's OpenAPI v3 serves no schema for ${apiVersion}`
+        : `the cluster's OpenAPI v3 for ${apiVersion} was not read in time`);
+  return {
+    typeOf: (apiVersion, kind) => kinds.typeOf(apiVersion, kind),
+    resolve: (node) => kinds.resolve(node),
+    missing: (apiVersion, kind) => `type converter must not be nil: ${why(apiVersion, kind)}`,
+  };
 }
 
-export function createClusterTypedKinds(options: {
+interface ClusterTypesOptions {
   readonly client: OpenApiReader;
-  /** The types the documents declare (the engine's converter: typedKindsOf over typedSchemaFromOpenApi). */
-  readonly convert: (documents: readonly unknown[]) => TypedKinds;
-}): ClusterTypedKinds {
-  let index: Promise<Readonly<Record<string, string>>> | undefined;
-  const documents = new Map<string, unknown>();
-  const failed = new Map<string, string>();
-  let current: TypedKinds = options.convert([]);
-  const rebuild = (): void => {
-    current = options.convert([...documents.values()]);
+  /** The types the documents declare (the engine's typedSchemaFromOpenApi). */
+  readonly schemaOf: (documents: readonly unknown[]) => TypedSchemaData;
+  /** The engine's reader of such types (typedKindsOf). */
+  readonly kindsOf: (data: TypedSchemaData) => TypedKinds;
+}
+
+export function createClusterTypedKinds(options: ClusterTypesOptions): ClusterTypedKinds {
+  return new ClusterTypes(options);
+}
+
+class ClusterTypes implements ClusterTypedKinds {
+  /** The index last read, and the read in flight (shared by every caller). */
+  private paths: Readonly<Record<string, string>> | undefined;
+  private reading: Promise<Readonly<Record<string, string>>> | undefined;
+  private readonly documents = new Map<string, { readonly url: string; readonly document: unknown }>();
+  private readonly unserved = new Set<string>();
+  private readonly failed = new Map<string, string>();
+  /** Document fetches in flight, by URL: concurrent reviews of one kind share one fetch. */
+  private readonly fetching = new Map<string, Promise<string | undefined>>();
+  private current: ClusterTypesState;
+  private typed: TypedKinds;
+  version = 0;
+  readonly kinds: TypedKinds = {
+    typeOf: (apiVersion, kind) => this.typed.typeOf(apiVersion, kind),
+    resolve: (node) => this.typed.resolve(node),
+    missing: (apiVersion, kind) => this.typed.missing?.(apiVersion, kind),
   };
-  const loadOne = async (apiVersion: string, paths: Readonly<Record<string, string>>): Promise<string | undefined> => {
-    const url = paths[groupVersionPath(apiVersion)];
-    if (url === undefined) return undefined; // not served: its kinds are "missing", not a fetch failure
+
+  constructor(private readonly options: ClusterTypesOptions) {
+    this.current = { data: options.schemaOf([]), read: [], unserved: [], failed: {} };
+    this.typed = clusterTypedKinds(this.current, options.kindsOf);
+  }
+
+  state(): ClusterTypesState {
+    return this.current;
+  }
+
+  ready(apiVersion: string): boolean {
+    if (this.paths === undefined) return false;
+    const url = this.paths[groupVersionPath(apiVersion)];
+    return url === undefined ? this.unserved.has(apiVersion) : this.documents.get(apiVersion)?.url === url;
+  }
+
+  async load(apiVersions: readonly string[]): Promise<readonly string[]> {
+    const wanted = [...new Set(apiVersions)];
+    let index;
     try {
-      documents.set(apiVersion, await options.client.getJson(url));
-      failed.delete(apiVersion);
+      index = this.paths ?? (await this.readIndex());
+    } catch (e) {
+      const reason = `cannot read the cluster's OpenAPI v3 index (/openapi/v3): ${failure(e)}`;
+      for (const v of wanted) if (!this.documents.has(v)) this.failed.set(v, reason);
+      this.rebuild();
+      return [reason];
+    }
+    let changed = false;
+    const reads: Promise<string | undefined>[] = [];
+    for (const v of wanted) {
+      const url = index[groupVersionPath(v)];
+      if (url === undefined) {
+        // Not served (or no longer: its CRD was deleted): its kinds are "missing", not a fetch failure.
+        const held = this.documents.delete(v);
+        const wasFailing = this.failed.delete(v);
+        if (held || wasFailing || !this.unserved.has(v)) changed = true;
+        this.unserved.add(v);
+      } else if (this.documents.get(v)?.url !== url) reads.push(this.fetch(v, url));
+    }
+    const reasons = (await Promise.all(reads)).filter((r): r is string => r !== undefined);
+    if (changed || reads.length > 0) this.rebuild();
+    return reasons;
+  }
+
+  async refresh(): Promise<string | undefined> {
+    if (this.documents.size === 0 && this.unserved.size === 0) {
+      this.paths = undefined; // nothing held: the next load reads the index afresh
+      return undefined;
+    }
+    try {
+      await this.readIndex();
       return undefined;
     } catch (e) {
-      const reason = `cannot read the cluster's OpenAPI v3 for ${apiVersion} (${url}): ${failure(e)}`;
-      failed.set(apiVersion, reason);
-      return reason;
+      return `cannot read the cluster's OpenAPI v3 index (/openapi/v3): ${failure(e)}`;
     }
-  };
-  const kinds: TypedKinds = {
-    typeOf: (apiVersion, kind) => current.typeOf(apiVersion, kind),
-    resolve: (node) => current.resolve(node),
-    missing: (apiVersion, kind) => missingReason({ apiVersion, kind, failed, documents }),
-  };
-  return {
-    kinds,
-    async load(apiVersions) {
-      const wanted = [...new Set(apiVersions)].filter((v) => !documents.has(v));
-      if (wanted.length === 0) return [];
-      let paths;
-      try {
-        paths = await (index ??= readIndex(options.client));
-      } catch (e) {
-        index = undefined;
-        const reason = `cannot read the cluster's OpenAPI v3 index (/openapi/v3): ${failure(e)}`;
-        for (const v of wanted) failed.set(v, reason);
-        return [reason];
-      }
-      const reasons = (await Promise.all(wanted.map((v) => loadOne(v, paths)))).filter(
-        (r): r is string => r !== undefined,
-      );
-      rebuild();
-      return reasons;
-    },
-    invalidate() {
-      index = undefined;
-      documents.clear();
-      failed.clear();
-      rebuild();
-    },
-  };
+  }
+
+  private rebuild(): void {
+    this.current = {
+      data: this.options.schemaOf([...this.documents.values()].map((d) => d.document)),
+      read: [...this.documents.keys()],
+      unserved: [...this.unserved],
+      failed: Object.fromEntries(this.failed),
+    };
+    this.typed = clusterTypedKinds(this.current, this.options.kindsOf);
+    this.version++;
+  }
+
+  private readIndex(): Promise<Readonly<Record<string, string>>> {
+    return (this.reading ??= readIndex(this.options.client)
+      .then((p) => (this.paths = p))
+      .finally(() => (this.reading = undefined)));
+  }
+
+  private fetch(apiVersion: string, url: string): Promise<string | undefined> {
+    let pending = this.fetching.get(url);
+    if (pending === undefined) {
+      pending = this.options.client
+        .getJson(url)
+        .then(
+          (document) => {
+            this.documents.set(apiVersion, { url, document });
+            this.failed.delete(apiVersion);
+            this.unserved.delete(apiVersion);
+            return undefined;
+          },
+          (e: unknown) => {
+            const reason = `cannot read the cluster's OpenAPI v3 for ${apiVersion} (${url}): ${failure(e)}`;
+            this.failed.set(apiVersion, reason);
+            return reason;
+          },
+        )
+        .finally(() => this.fetching.delete(url));
+      this.fetching.set(url, pending);
+    }
+    return pending;
+  }
 }

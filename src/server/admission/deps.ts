@@ -21,6 +21,14 @@ import type { YamlV3Writer } from "./yaml-v3.js";
 import type { GenerateWork } from "./generate-work.js";
 import type { Runs } from "../policy-source/unserved-parts.js";
 
+/** The cluster's kinds a MutatingPolicy's ApplyConfiguration is typed with (`--cluster`: its OpenAPI v3). */
+export interface TypesPort {
+  /** Whether this apiVersion's kinds are loaded as the cluster serves them now. */
+  ready(apiVersion: string): boolean;
+  /** Loads them; settles once they are loaded or failed, or after `seconds`, whichever comes first. */
+  load(apiVersion: string, seconds: number): Promise<void>;
+}
+
 /** Everything a pure admission handler needs. */
 export interface AdmissionDeps {
   readonly engine: Engine;
@@ -69,6 +77,12 @@ export interface AdmissionDeps {
    * webhooks, nothing changes.
    */
   readonly calls?: ReviewCallsPort;
+  /**
+   * The cluster's kinds (`--cluster`): a review that runs a MutatingPolicy first waits, within its
+   * deadline, for its object's apiVersion to be typed (the engine's typedKinds reads them); what is
+   * not typed by then is that policy's error, never an unchecked merge.
+   */
+  readonly types?: TypesPort;
   /**
    * What `serve` checks of a policy beyond compiling it (its webhook as the API server will check it,
    * registration-check.ts), and whether its author may do what it makes the background controller

@@ -22,8 +22,10 @@ import {
   isInterruption,
   jsonEqual,
   type PolicyResponse,
+  readsTypedKinds,
   reinvokedIfNeeded,
   type Resource,
+  resourceApiVersion,
   resourceNamespace,
   resultAction,
   type RuleResult,
@@ -230,28 +232,49 @@ function mutateReview(
     return undefined;
   };
 
-  for (let i = 0; i < policies.length; i++) {
-    const policy = policies[i] as CompiledPolicy;
-    if (deadline.passed()) return answer(policies.slice(i));
-    const t0 = deps.now();
-    let response: PolicyResponse;
-    try {
-      response = evaluateSafely(policy, current, "Mutation", () =>
-        withNamespaceFacts(policy, subject, "Mutation", (p) =>
-          deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption),
-        ),
-      );
-    } catch (e) {
-      if (!isInterruption(e)) throw e;
-      // Past its slice, the review finishes off the main thread; past its deadline, this policy and
-      // the ones after it answer by their failurePolicy.
-      if (interruption.reason === "slice") return offBatch(i);
-      return answer(policies.slice(i));
+  const evaluate = (): HandlerResult | Promise<HandlerResult> => {
+    for (let i = 0; i < policies.length; i++) {
+      const policy = policies[i] as CompiledPolicy;
+      if (deadline.passed()) return answer(policies.slice(i));
+      const t0 = deps.now();
+      let response: PolicyResponse;
+      try {
+        response = evaluateSafely(policy, current, "Mutation", () =>
+          withNamespaceFacts(policy, subject, "Mutation", (p) =>
+            deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption),
+          ),
+        );
+      } catch (e) {
+        if (!isInterruption(e)) throw e;
+        // Past its slice, the review finishes off the main thread; past its deadline, this policy and
+        // the ones after it answer by their failurePolicy.
+        if (interruption.reason === "slice") return offBatch(i);
+        return answer(policies.slice(i));
+      }
+      const denial = step(response, deps.now() - t0);
+      if (denial !== undefined) return denial;
     }
-    const denial = step(response, deps.now() - t0);
-    if (denial !== undefined) return denial;
-  }
-  return reinvoke() ?? answer([]);
+    return reinvoke() ?? answer([]);
+  };
+  const typing = typesLoaded(deps, policies, original, deadline.at);
+  return typing === undefined ? evaluate() : typing.then(evaluate);
+}
+
+/**
+ * With the cluster's types (deps.types) and a policy that reads them: a wait until the object's
+ * apiVersion is typed, bounded by the review's deadline; undefined when there is nothing to wait for.
+ */
+function typesLoaded(
+  deps: AdmissionDeps,
+  policies: readonly CompiledPolicy[],
+  object: Resource,
+  deadlineAt: number,
+): Promise<void> | undefined {
+  const types = deps.types;
+  if (types === undefined || !policies.some(readsTypedKinds)) return undefined;
+  const apiVersion = resourceApiVersion(object);
+  if (types.ready(apiVersion)) return undefined;
+  return types.load(apiVersion, Math.max(0, deadlineAt - deps.now()));
 }
 
 function policyKey(policy: CompiledPolicy): string {

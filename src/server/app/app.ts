@@ -52,6 +52,7 @@ import {
   jmespathOf,
   policyReadsRoles,
   setUpLiveContext,
+  typesPort,
   withLiveReadiness,
   type LiveContext,
 } from "./live-context-setup.js";
@@ -593,7 +594,7 @@ export async function startServe(
   const runs = runsOf(o, presence);
   const reportsAs = reportsIdentity(o, elsewhere, presence);
   // The evaluation workers build their engines from the same ports (server/worker/evaluation-worker.ts).
-  const ports = servePorts(live?.context);
+  const ports = servePorts({ live: live?.context, typedKinds: live?.types.kinds });
   const engine = createEngine(ports);
   if (o.exceptions.warning !== undefined) logger.warn({}, `bylaw serve: ${o.exceptions.warning}`);
   const checkPolicy = policyCheck(o.groups);
@@ -719,7 +720,7 @@ export async function startServe(
     recorder: admissionRecorder(metrics, logger),
     now,
     ...(runner !== undefined ? { runner } : {}),
-    ...(live !== undefined ? { calls: live.reviewCalls } : {}),
+    ...(live !== undefined ? { calls: live.reviewCalls, types: typesPort(live.types) } : {}),
     deadlineSeconds: o.groups.defaultSeconds * DEADLINE_SHARE,
     plans: new AdmissionPlans(),
     // From the cluster, a new tenant policy its namespace has no room for is refused at kubectl apply.
@@ -864,7 +865,7 @@ function workerPool(
     now,
     // A tenant's review that builds huge values ends its worker, not the process (issue 32 §6).
     ...(limit !== undefined ? { heapMiB: Math.max(32, Math.floor(limit / 4 / 1024 / 1024)) } : {}),
-    ...(live !== undefined ? { context: live.context } : {}),
+    ...(live !== undefined ? { context: live.context, types: live.types } : {}),
     onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
   });
 }

@@ -3,7 +3,15 @@
  * Namespace labels come from a Namespace cache, configMap and apiCall entries from caches of the
  * resources they read (docs/adr/0009). Readiness waits for the caches to sync.
  */
-import type { CompiledPolicy, Engine, JsonValue, ContextSources } from "../../engine/index.js";
+import {
+  type CompiledPolicy,
+  type ContextSources,
+  type Engine,
+  type JsonValue,
+  typedKindsOf,
+  typedSchemaFromOpenApi,
+} from "../../engine/index.js";
+import { type ClusterTypedKinds, createClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 import { EgressPolicy } from "../../kube/egress/egress-policy.js";
 import { KubeClient, type RateLimit } from "../../kube/kube-client.js";
 import { policyUsesNetworkCalls } from "../../kube/live-calls.js";
@@ -11,6 +19,7 @@ import { CallScopes } from "../../kube/review-calls.js";
 import { GlobalContextEntries } from "../../kube/global-context/global-context-entries.js";
 import type { Compile } from "../../kube/global-context/global-entry.js";
 import type { ReviewCallsPort } from "../admission/review-calls-loop.js";
+import type { TypesPort } from "../admission/deps.js";
 import { resolveConnection } from "../../kube/kubeconfig.js";
 import { LiveCluster, readsRoles } from "../../kube/live-cluster.js";
 import { liveContextSources } from "../../kube/live-context.js";
@@ -26,6 +35,8 @@ export interface LiveContext {
   readonly client: KubeClient;
   /** Reviews whose policies make network calls (apiCall POST, service) are evaluated in passes through this. */
   readonly reviewCalls: ReviewCallsPort;
+  /** The cluster's kinds from its OpenAPI v3, a MutatingPolicy's ApplyConfiguration is typed with (index re-read every 5 s). */
+  readonly types: ClusterTypedKinds;
   /** Starts the caches each loaded policy set reads; returns the unsubscribe. */
   follow(source: PolicySource): () => void;
   close(): void;
@@ -95,11 +106,18 @@ export function setUpLiveContext(
     },
     begin: () => scopes.begin(),
   };
+  const types = createClusterTypedKinds({
+    client,
+    schemaOf: typedSchemaFromOpenApi,
+    kindsOf: (data) => typedKindsOf(() => data),
+  });
+  const refresh = typesRefresh(types, options.onLog);
   return {
     ok: true,
     value: {
       cluster,
       reviewCalls,
+      types,
       context: liveContextSources(cluster, {
         calls,
         globals,
@@ -125,12 +143,49 @@ export function setUpLiveContext(
         });
       },
       close: () => {
+        clearInterval(refresh);
         globals.close();
         cluster.close();
         client.close();
       },
     },
   };
+}
+
+/** The admission handlers' port to the cluster's types: a load bounded by the review's time left. */
+export function typesPort(types: ClusterTypedKinds): TypesPort {
+  return {
+    ready: (apiVersion) => types.ready(apiVersion),
+    load: (apiVersion, seconds) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, seconds * 1000);
+        // A load that throws leaves the kind untyped: the policy's error says it was not read in time.
+        void types
+          .load([apiVersion])
+          .catch(() => undefined)
+          .finally(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+      }),
+  };
+}
+
+/** Seconds between reads of /openapi/v3's index (Kyverno's, through apiserver's TypeConverterManager: 5). */
+const TYPES_REFRESH_SECONDS = 5;
+
+/** Re-reads the OpenAPI index every few seconds while types are held; a failure is logged when it starts and when it ends. */
+function typesRefresh(types: ClusterTypedKinds, onLog: LiveLog): ReturnType<typeof setInterval> {
+  let failing = false;
+  const timer = setInterval(() => {
+    void types.refresh().then((reason) => {
+      if (reason !== undefined && !failing) onLog("warn", `${reason}; the types read before are kept`, {});
+      else if (reason === undefined && failing) onLog("info", "the cluster's OpenAPI v3 index is read again", {});
+      failing = reason !== undefined;
+    });
+  }, TYPES_REFRESH_SECONDS * 1000);
+  timer.unref();
+  return timer;
 }
 
 /**

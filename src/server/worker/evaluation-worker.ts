@@ -16,7 +16,11 @@ import {
   createEngine,
   type Engine,
   policyMatchNames,
+  builtinTypedKinds,
+  type TypedKinds,
+  typedKindsOf,
 } from "../../engine/index.js";
+import { clusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
 import {
@@ -43,11 +47,23 @@ const now = (): number => performance.now() / 1000;
  */
 function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
   // The same ports as the server's own engine, so a review gives the same results on either.
-  const engine = createEngine(servePorts(bridge?.sources()));
+  // The kinds a MutatingPolicy's ApplyConfiguration is typed with: the built-in ones until the
+  // main thread sends the cluster's (`--cluster`), which it does before any job.
+  let types: TypedKinds = builtinTypedKinds;
+  const typedKinds: TypedKinds = {
+    typeOf: (apiVersion, kind) => types.typeOf(apiVersion, kind),
+    resolve: (node) => types.resolve(node),
+    missing: (apiVersion, kind) => types.missing?.(apiVersion, kind),
+  };
+  const engine = createEngine(servePorts({ live: bridge?.sources(), typedKinds }));
   const snapshots = new Map<number, Compiled>();
   const post = (message: FromWorker): void => port.postMessage(message);
   port.on("message", (m: ToWorker) => {
     try {
+      if (m.type === "types") {
+        types = clusterTypedKinds(m.state, (data) => typedKindsOf(() => data));
+        return;
+      }
       if (m.type === "snapshot") {
         snapshots.set(m.id, compileSnapshot(engine, m));
         for (const id of snapshots.keys()) if (snapshots.size > KEEP_SNAPSHOTS) snapshots.delete(id);

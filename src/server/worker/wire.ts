@@ -8,6 +8,7 @@ import type { MessagePort } from "node:worker_threads";
 import type { EngineRequest, JsonObject, JsonValue, Result, RuleResult } from "../../engine/index.js";
 import type { RunKind } from "../admission/review-runner.js";
 import type { PolicyRecipe } from "./policy-recipe.js";
+import type { ClusterTypesState } from "../../kube/openapi-typed-kinds.js";
 
 /** Snapshots a worker keeps compiled: the current one and the one before it (reviews in flight across a reload). */
 export const KEEP_SNAPSHOTS = 2;
@@ -47,7 +48,13 @@ export interface RunMessage {
   readonly remainingSeconds: number;
 }
 
-export type ToWorker = SnapshotMessage | RunMessage;
+/** The cluster's kinds as the main thread has them typed (`--cluster`), sent before a run when they changed. */
+export interface TypesMessage {
+  readonly type: "types";
+  readonly state: ClusterTypesState;
+}
+
+export type ToWorker = SnapshotMessage | RunMessage | TypesMessage;
 
 /** One policy of a job finished: its place in the job, its rule results and its time. */
 interface DoneMessage {

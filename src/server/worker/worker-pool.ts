@@ -30,6 +30,7 @@ import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./w
 import { hostBridge } from "./bridge-host.js";
 import { FairQueue } from "./fair-queue.js";
 import { recipeOf } from "./policy-recipe.js";
+import type { ClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 
 /** How long past a job's deadline a running worker may take to stop by itself before it is terminated. */
 const TERMINATE_GRACE_MS = 250;
@@ -45,6 +46,8 @@ interface WorkerPoolOptions {
   readonly workerUrl?: URL;
   /** Live context (`--cluster`): the workers' engines read it through a bridge to this thread. */
   readonly context?: ContextSources;
+  /** The cluster's kinds (`--cluster`): a worker is sent them before a job whenever they changed. */
+  readonly types?: Pick<ClusterTypedKinds, "version" | "state">;
   /**
    * Each worker's heap bound in MiB (V8's old generation): a review that outgrows it ends that worker
    * (ERR_WORKER_OUT_OF_MEMORY), whose job's policies become errors, and a fresh worker takes its
@@ -77,6 +80,8 @@ interface Slot {
   job: Job | undefined;
   /** Snapshot ids this worker has compiled. */
   loaded: Set<number>;
+  /** The version of the cluster's kinds this worker was sent. */
+  types?: number;
   /** This worker's end of the live-context bridge, with live context. */
   bridge?: { close(): void };
   /** The spare: it takes only a job whose namespace holds no worker. */
@@ -194,6 +199,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     if (!closed) {
       slot.worker = spawn(slot);
       slot.loaded = new Set();
+      delete slot.types;
     } else slot.bridge?.close();
     void worker.terminate();
     if (job !== undefined) settle(job, error);
@@ -215,6 +221,11 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       slot.loaded.add(job.snapshotId);
       // The worker keeps its last KEEP_SNAPSHOTS snapshots (evaluation-worker.ts); so does this record of them.
       for (const id of slot.loaded) if (slot.loaded.size > KEEP_SNAPSHOTS) slot.loaded.delete(id);
+    }
+    const types = options.types;
+    if (types !== undefined && slot.types !== types.version) {
+      post(slot, { type: "types", state: types.state() });
+      slot.types = types.version;
     }
     const remainingSeconds = job.run.deadlineAt - options.now();
     const unknown = job.run.unknownNamespace;

@@ -83,7 +83,8 @@ export class ClusterSession {
     this.reads = new ClusterReads(client);
     this.types = createClusterTypedKinds({
       client,
-      convert: (documents) => typedKindsOf(() => typedSchemaFromOpenApi(documents)),
+      schemaOf: typedSchemaFromOpenApi,
+      kindsOf: (data) => typedKindsOf(() => data),
     });
     this.engine = createEngine({
       clock: systemClock,
