@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { typedKindsOf, typedSchemaFromOpenApi } from "../engine/index.js";
-import { clusterTypedKinds, createClusterTypedKinds } from "./openapi-typed-kinds.js";
+import { clusterTypedKinds, createClusterTypedKinds, typesInRounds } from "./openapi-typed-kinds.js";
 
 const kindsOf = (data: ReturnType<typeof typedSchemaFromOpenApi>) => typedKindsOf(() => data);
 const convert = { schemaOf: typedSchemaFromOpenApi, kindsOf };
@@ -73,9 +73,9 @@ test("a document whose hash changed in the index is fetched again on its next lo
   const typed = createClusterTypedKinds({ client, ...convert });
   assert.equal(await typed.refresh(), undefined);
   assert.deepEqual(client.reads, [], "nothing held: the index is not polled");
-  assert.equal(typed.ready("example.io/v1"), false);
+  assert.equal(typed.ready("example.io/v1", "Widget"), false);
   await typed.load(["example.io/v1"]);
-  assert.equal(typed.ready("example.io/v1"), true);
+  assert.equal(typed.ready("example.io/v1", "Widget"), true);
   const before = typed.version;
   const gadgetDoc = structuredClone(widgetDoc) as { components: { schemas: Record<string, unknown> } };
   gadgetDoc.components.schemas["io.example.v1.Gadget"] = {
@@ -88,7 +88,7 @@ test("a document whose hash changed in the index is fetched again on its next lo
   };
   answers["/openapi/v3/apis/example.io/v1?hash=C"] = gadgetDoc;
   assert.equal(await typed.refresh(), undefined);
-  assert.equal(typed.ready("example.io/v1"), false);
+  assert.equal(typed.ready("example.io/v1", "Widget"), false);
   assert.equal(typed.kinds.typeOf("example.io/v1", "Gadget"), undefined, "not fetched before it is needed");
   await typed.load(["example.io/v1"]);
   assert.notEqual(typed.kinds.typeOf("example.io/v1", "Gadget"), undefined);
@@ -158,4 +158,56 @@ test("an index that cannot be read is an error for every group-version asked, re
   ]);
   await typed.load(["example.io/v1"]);
   assert.equal(client.reads.length, 2);
+});
+
+test("a kind the types lack is looked for again once the index is a second old: its CRD may have been created since", async () => {
+  let now = 0;
+  const answers: Record<string, unknown> = {
+    "/openapi/v3": index,
+    "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
+  };
+  const client = fakeClient(answers);
+  const typed = createClusterTypedKinds({ client, ...convert, now: () => now });
+  await typed.load(["example.io/v1"]);
+  now = 500;
+  assert.equal(typed.ready("example.io/v1", "Gadget"), true, "within a second the index is believed");
+  now = 2_000;
+  assert.equal(typed.ready("example.io/v1", "Widget"), true);
+  assert.equal(typed.ready("example.io/v1", "Gadget"), false);
+  const withGadget = structuredClone(widgetDoc) as { components: { schemas: Record<string, unknown> } };
+  withGadget.components.schemas["io.example.v1.Gadget"] = {
+    type: "object",
+    "x-kubernetes-group-version-kind": [{ group: "example.io", version: "v1", kind: "Gadget" }],
+    properties: { spec: { type: "object" } },
+  };
+  answers["/openapi/v3"] = {
+    paths: { "apis/example.io/v1": { serverRelativeURL: "/openapi/v3/apis/example.io/v1?hash=C" } },
+  };
+  answers["/openapi/v3/apis/example.io/v1?hash=C"] = withGadget;
+  await typed.load(["example.io/v1"]);
+  assert.notEqual(typed.kinds.typeOf("example.io/v1", "Gadget"), undefined);
+  // A kind no document declares: the index is read again at most once a second, however often it is asked.
+  const reads = client.reads.length;
+  assert.equal(typed.ready("example.io/v1", "Nothing"), true);
+  await typed.load(["example.io/v1"]);
+  assert.equal(client.reads.length, reads);
+});
+
+test("in rounds: a kind not ready is asked for once per run; a read that failed ends as its error, not another round", async () => {
+  const client = fakeClient({
+    "/openapi/v3": index,
+    "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
+    "/openapi/v3/apis/broken.io/v1?hash=B": new Error("connection refused"),
+  });
+  const typed = createClusterTypedKinds({ client, ...convert });
+  const rounds = typesInRounds(typed);
+  assert.equal(rounds.kinds.typeOf("example.io/v1", "Widget"), undefined);
+  assert.equal(rounds.kinds.typeOf("broken.io/v1", "Thing"), undefined);
+  assert.equal(rounds.pending, 2);
+  await rounds.settle();
+  assert.equal(rounds.pending, 0);
+  assert.notEqual(rounds.kinds.typeOf("example.io/v1", "Widget"), undefined);
+  assert.equal(rounds.kinds.typeOf("broken.io/v1", "Thing"), undefined);
+  assert.equal(rounds.pending, 0, "asked once in this run");
+  assert.match(rounds.kinds.missing?.("broken.io/v1", "Thing") ?? "", /connection refused/);
 });

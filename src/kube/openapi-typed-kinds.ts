@@ -34,9 +34,15 @@ export interface ClusterTypedKinds {
   /** Bumped each time the types change (state() then differs). */
   readonly version: number;
   state(): ClusterTypesState;
-  /** Whether this apiVersion's types are as the index last read says (load would fetch nothing). */
-  ready(apiVersion: string): boolean;
-  /** Fetch the documents of these apiVersions not loaded, or changed since; the failures, worded for a user. */
+  /**
+   * Whether this kind's types are as the index last read says (load would fetch nothing). A kind they
+   * lack is not ready while the index is over a second old: its CRD may have been created since.
+   */
+  ready(apiVersion: string, kind: string): boolean;
+  /**
+   * Fetch the documents of these apiVersions not loaded, or changed since (the index re-read first
+   * when over a second old); the failures, worded for a user.
+   */
   load(apiVersions: readonly string[]): Promise<readonly string[]>;
   /**
    * Re-read the index, so that a changed document is fetched on its next load; nothing while no
@@ -94,7 +100,12 @@ interface ClusterTypesOptions {
   readonly schemaOf: (documents: readonly unknown[]) => TypedSchemaData;
   /** The engine's reader of such types (typedKindsOf). */
   readonly kindsOf: (data: TypedSchemaData) => TypedKinds;
+  /** The clock in milliseconds (default Date.now), for the index's age. */
+  readonly now?: () => number;
 }
+
+/** How old the index may be and still be believed about a kind the types lack, in milliseconds. */
+const INDEX_TRUSTED_MS = 1_000;
 
 export function createClusterTypedKinds(options: ClusterTypesOptions): ClusterTypedKinds {
   return new ClusterTypes(options);
@@ -104,6 +115,9 @@ class ClusterTypes implements ClusterTypedKinds {
   /** The index last read, and the read in flight (shared by every caller). */
   private paths: Readonly<Record<string, string>> | undefined;
   private reading: Promise<Readonly<Record<string, string>>> | undefined;
+  private indexReadAt = Number.NEGATIVE_INFINITY;
+  private indexFailure = "";
+  private readonly now: () => number;
   private readonly documents = new Map<string, { readonly url: string; readonly document: unknown }>();
   private readonly unserved = new Set<string>();
   private readonly failed = new Map<string, string>();
@@ -119,6 +133,7 @@ class ClusterTypes implements ClusterTypedKinds {
   };
 
   constructor(private readonly options: ClusterTypesOptions) {
+    this.now = options.now ?? Date.now;
     this.current = { data: options.schemaOf([]), read: [], unserved: [], failed: {} };
     this.typed = clusterTypedKinds(this.current, options.kindsOf);
   }
@@ -127,19 +142,28 @@ class ClusterTypes implements ClusterTypedKinds {
     return this.current;
   }
 
-  ready(apiVersion: string): boolean {
+  ready(apiVersion: string, kind: string): boolean {
     if (this.paths === undefined) return false;
     const url = this.paths[groupVersionPath(apiVersion)];
-    return url === undefined ? this.unserved.has(apiVersion) : this.documents.get(apiVersion)?.url === url;
+    const current = url === undefined ? this.unserved.has(apiVersion) : this.documents.get(apiVersion)?.url === url;
+    if (!current) return false;
+    return this.typed.typeOf(apiVersion, kind) !== undefined || !this.indexOld();
+  }
+
+  private indexOld(): boolean {
+    return this.now() - this.indexReadAt > INDEX_TRUSTED_MS;
   }
 
   async load(apiVersions: readonly string[]): Promise<readonly string[]> {
     const wanted = [...new Set(apiVersions)];
     let index;
     try {
-      index = this.paths ?? (await this.readIndex());
-    } catch (e) {
-      const reason = `cannot read the cluster's OpenAPI v3 index (/openapi/v3): ${failure(e)}`;
+      index = this.paths !== undefined && !this.indexOld() ? this.paths : await this.readIndex();
+    } catch {
+      index = this.paths; // the index read before, if any (the failure is kept for the message below)
+    }
+    if (index === undefined) {
+      const reason = `cannot read the cluster's OpenAPI v3 index (/openapi/v3): ${this.indexFailure}`;
       for (const v of wanted) if (!this.documents.has(v)) this.failed.set(v, reason);
       this.rebuild();
       return [reason];
@@ -187,7 +211,16 @@ class ClusterTypes implements ClusterTypedKinds {
 
   private readIndex(): Promise<Readonly<Record<string, string>>> {
     return (this.reading ??= readIndex(this.options.client)
-      .then((p) => (this.paths = p))
+      .then(
+        (p) => {
+          this.indexReadAt = this.now();
+          return (this.paths = p);
+        },
+        (e: unknown) => {
+          this.indexFailure = failure(e);
+          throw e;
+        },
+      )
       .finally(() => (this.reading = undefined)));
   }
 
@@ -214,4 +247,37 @@ class ClusterTypes implements ClusterTypedKinds {
     }
     return pending;
   }
+}
+
+/** The cluster's types for an engine that runs in rounds (the controllers: run, read what it asked for, run again). */
+export interface TypesInRounds {
+  readonly kinds: TypedKinds;
+  /** Group-versions asked for and not loaded yet in this run. */
+  readonly pending: number;
+  /** Loads them; each group-version once per run, so that a read that failed ends as the kind's error, not another round. */
+  settle(): Promise<void>;
+}
+
+export function typesInRounds(types: ClusterTypedKinds): TypesInRounds {
+  const asked = new Set<string>();
+  const pending = new Set<string>();
+  return {
+    kinds: {
+      typeOf: (apiVersion, kind) => {
+        if (!asked.has(apiVersion) && !types.ready(apiVersion, kind)) pending.add(apiVersion);
+        return types.kinds.typeOf(apiVersion, kind);
+      },
+      resolve: (node) => types.kinds.resolve(node),
+      missing: (apiVersion, kind) => types.kinds.missing?.(apiVersion, kind),
+    },
+    get pending() {
+      return pending.size;
+    },
+    async settle() {
+      const now = [...pending];
+      pending.clear();
+      for (const v of now) asked.add(v);
+      await types.load(now);
+    },
+  };
 }

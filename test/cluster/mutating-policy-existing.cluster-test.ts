@@ -181,6 +181,61 @@ spec:
           Object{metadata: Object.metadata{labels: Object.metadata.labels{scanned: "yes"}}}
 `;
 
+/** A custom resource whose schema declares spec.size only (its schema edited in the test to declare spec.color). */
+const gizmoCrd = (properties: Record<string, unknown>): string =>
+  JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "gizmos.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { kind: "Gizmo", plural: "gizmos", singular: "gizmo", listKind: "GizmoList" },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties } } } },
+        },
+      ],
+    },
+  });
+
+const GIZMO_GRANT = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:gizmos:mutate
+  labels:
+    rbac.kyverno.io/aggregate-to-background-controller: "true"
+rules:
+  - apiGroups: [example.com]
+    resources: [gizmos]
+    verbs: [get, list, watch, update]
+`;
+
+/** Sets a Gizmo's spec.color: typed with the cluster's OpenAPI v3, an error until the CRD declares it. */
+const GIZMO_COLOR = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: gizmo-color
+spec:
+  evaluation:
+    mutateExisting:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+      - apiGroups: [example.com]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [gizmos]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: >
+          Object{spec: Object.spec{color: "red"}}
+`;
+
 const secret = (name: string, namespace: string): string =>
   JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace }, stringData: { k: "v" } });
 
@@ -331,5 +386,48 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
       ]);
       return out.trim() === "yes" ? true : undefined;
     });
+  });
+
+  test("a target is typed with the cluster's OpenAPI v3: a field its CRD does not declare is the policy's error until the CRD declares it", async () => {
+    await ok(["apply", "-f", "-"], gizmoCrd({ size: { type: "integer" } }));
+    await ok(["apply", "-f", "-"], GIZMO_GRANT);
+    await ok(["wait", "--for=condition=Established", "crd/gizmos.example.com", "--timeout=60s"]);
+    await eventually("a Gizmo created", 60_000, async () => {
+      const r = await current().kubectl(
+        ["apply", "-f", "-"],
+        JSON.stringify({
+          apiVersion: "example.com/v1",
+          kind: "Gizmo",
+          metadata: { name: "g1", namespace: "gadgets" },
+          spec: { size: 1 },
+        }),
+      );
+      return r.code === 0 ? true : undefined;
+    });
+    await eventually("the policy admitted", 60_000, async () => {
+      const r = await current().kubectl(["apply", "-f", "-"], GIZMO_COLOR);
+      return r.code === 0 ? true : undefined;
+    });
+    const note = await eventually("the policy's error Event", 90_000, async () => {
+      const events = JSON.parse(await ok(["get", "events.events.k8s.io", "-A", "-o", "json"])) as {
+        items: { note?: string }[];
+      };
+      return events.items
+        .map((e) => e.note ?? "")
+        .find((n) => n.includes("gizmo-color") && n.includes("failed to mutate existing resource"));
+    });
+    // The controller's own evaluation errs (it writes nothing), as Kyverno's background controller does.
+    assert.match(
+      note,
+      /^policy gizmo-color error: failed to mutate existing resource, rule \S*, response error: .*failed to convert patch object to typed object: \.spec\.color: field not declared in schema/,
+    );
+    const spec = async (): Promise<string> =>
+      ok(["get", "gizmos.example.com", "g1", "-n", "gadgets", "-o", "jsonpath={.spec}"]);
+    assert.equal(JSON.parse(await spec()).color, undefined);
+    await ok(["apply", "-f", "-"], gizmoCrd({ size: { type: "integer" }, color: { type: "string" } }));
+    // The next periodic requeue (--background-scan-interval 15s) runs with the CRD's new schema.
+    await eventually("gadgets/g1 given spec.color", 90_000, async () =>
+      (JSON.parse(await spec()) as { color?: string }).color === "red" ? true : undefined,
+    );
   });
 });

@@ -7,6 +7,9 @@
  *   with a message naming the policy, Ignore admits it unchanged;
  * - `reinvocationPolicy: IfNeeded`: a policy runs again when a later one changed the object (it
  *   copies a label the later policy sets), and Bylaw's mutating webhooks are registered IfNeeded.
+ * - an ApplyConfiguration is typed with the cluster's own OpenAPI v3, as Kyverno's admission
+ *   controller types it: setting a Pod's atomic `tolerations` is an error; a field a CRD's schema
+ *   does not declare is an error until the CRD declares it, then it is patched.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -112,7 +115,70 @@ ${rules("configmaps")}  matchConditions:
   - patchType: ApplyConfiguration
     applyConfiguration:
       expression: "Object{metadata: Object.metadata{labels: {'tier': 'web'}}}"
+---
+apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: add-toleration
+spec:
+  failurePolicy: Fail
+${rules("pods")}  matchConditions:
+  - name: only-tolerate
+    expression: "object.metadata.name.startsWith('tolerate-')"
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: |
+        Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: "dedicated", operator: "Exists"}]}}
 `;
+
+const widgetCrd = (properties: Record<string, unknown>): string =>
+  JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.io" },
+    spec: {
+      group: "example.io",
+      scope: "Namespaced",
+      names: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties } } },
+          },
+        },
+      ],
+    },
+  });
+
+const WIDGET_POLICY = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: widget-color
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["example.io"]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["widgets"]
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{spec: Object.spec{color: "red"}}'
+`;
+
+const widget = (name: string): string =>
+  JSON.stringify({
+    apiVersion: "example.io/v1",
+    kind: "Widget",
+    metadata: { name, namespace: "default" },
+    spec: { size: 1 },
+  });
 
 const pod = (name: string, namespace: string, labels: Record<string, string> = { app: "web" }): string =>
   JSON.stringify({
@@ -185,5 +251,35 @@ describe("MutatingPolicy in the webhook", { timeout: buildTimeoutMs + 10 * 60_00
       .flatMap((c) => c.webhooks ?? []);
     assert.ok(bylaw.length > 0, "Bylaw registers a mutating webhook");
     for (const w of bylaw) assert.equal(w.reinvocationPolicy, "IfNeeded", w.name);
+  });
+
+  test("the cluster's OpenAPI types a Pod: setting its atomic tolerations is the policy's error (Fail denies)", async () => {
+    const r = await current().kubectl(["create", "-f", "-"], pod("tolerate-me", "team-b"));
+    assert.notEqual(r.code, 0, r.stdout);
+    assert.match(r.stderr, /add-toleration/);
+    assert.match(r.stderr, /may not mutate atomic arrays, maps or structs: \.spec\.tolerations/);
+  });
+
+  test("a field a CRD's schema does not declare is an error until the CRD declares it, then it is patched", async () => {
+    await ok(["apply", "-f", "-"], widgetCrd({ size: { type: "integer" } }));
+    await ok(["wait", "--for=condition=Established", "crd/widgets.example.io", "--timeout=60s"]);
+    await ok(["apply", "-f", "-"], WIDGET_POLICY);
+    // Registered for widgets once Bylaw has discovered the kind; the schema read from /openapi/v3.
+    const denial = await eventually("the undeclared field refused", 90_000, async () => {
+      const r = await current().kubectl(["create", "--dry-run=server", "-o", "json", "-f", "-"], widget("probe"));
+      return r.code !== 0 && /field not declared in schema/.test(r.stderr) ? r.stderr : undefined;
+    });
+    assert.match(denial, /widget-color/);
+    assert.match(denial, /failed to convert patch object to typed object: \.spec\.color/);
+    await ok(["apply", "-f", "-"], widgetCrd({ size: { type: "integer" }, color: { type: "string" } }));
+    // The index is re-read every 5 s; the changed document is fetched on the next review.
+    await eventually("the declared field patched", 60_000, async () => {
+      const r = await current().kubectl(["create", "-f", "-"], widget("red"));
+      return r.code === 0 ? true : undefined;
+    });
+    const created = JSON.parse(await ok(["get", "widgets.example.io", "red", "-n", "default", "-o", "json"])) as {
+      spec?: Record<string, unknown>;
+    };
+    assert.deepEqual(created.spec, { size: 1, color: "red" });
   });
 });

@@ -9,7 +9,15 @@
  *   Nothing a request holds can stop the loop: every error ends in the request's status.
  */
 import { randomBytes } from "node:crypto";
-import { type AnyCompiledException, type CompiledPolicy, type JsonObject, type Random } from "../../engine/index.js";
+import {
+  type AnyCompiledException,
+  type CompiledPolicy,
+  type JsonObject,
+  type Random,
+  typedKindsOf,
+  typedSchemaFromOpenApi,
+} from "../../engine/index.js";
+import { type ClusterTypedKinds, createClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 import { storeWithRetry } from "./store-update-request.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
@@ -45,6 +53,8 @@ import {
 const MAX_RETRIES = 5;
 const RESYNC_MS = 10_000;
 const POLICY_CHECK_MS = 2_000;
+/** How old the cluster's OpenAPI index may be when a mutate request runs (Kyverno's TypeConverterManager polls it every 5 s). */
+const TYPES_REFRESH_MS = 5_000;
 const UR_GVR = { group: "kyverno.io", version: "v2", resource: "updaterequests" };
 
 type Log = (level: "info" | "warn", message: string, fields: Record<string, unknown>) => void;
@@ -149,6 +159,9 @@ class UpdateRequestLoop {
   private readonly base: string;
   /** A synchronized GeneratingPolicy's downstream and sources, watched (generating-sync.ts). */
   private readonly sync: GeneratingSync;
+  /** The cluster's kinds from its OpenAPI v3, for a mutate-existing MutatingPolicy's ApplyConfiguration. */
+  private readonly types: ClusterTypedKinds;
+  private typesReadAt = 0;
 
   constructor(
     private readonly client: KubeClient,
@@ -156,6 +169,11 @@ class UpdateRequestLoop {
   ) {
     this.base = `/apis/kyverno.io/v2/namespaces/${encodeURIComponent(options.namespace)}/updaterequests`;
     this.paths = new KindPaths(client);
+    this.types = createClusterTypedKinds({
+      client,
+      schemaOf: typedSchemaFromOpenApi,
+      kindsOf: (data) => typedKindsOf(() => data),
+    });
     this.sync = new GeneratingSync({
       client,
       paths: this.paths,
@@ -382,6 +400,18 @@ class UpdateRequestLoop {
     }
   }
 
+  /** The cluster's types, its OpenAPI index re-read when last read over TYPES_REFRESH_MS ago (a CRD's schema may have changed). */
+  private async freshTypes(): Promise<ClusterTypedKinds> {
+    const now = Date.now();
+    if (now - this.typesReadAt > TYPES_REFRESH_MS) {
+      this.typesReadAt = now;
+      const failed = await this.types.refresh();
+      if (failed !== undefined)
+        this.options.onLog("warn", `mutate-existing: ${failed}; the types read before are kept`, {});
+    }
+    return this.types;
+  }
+
   private async process(ur: UpdateRequest): Promise<void> {
     let outcome: RunOutcome;
     try {
@@ -389,6 +419,7 @@ class UpdateRequestLoop {
         client: this.client,
         paths: this.paths,
         policies: this.options.policies,
+        types: await this.freshTypes(),
         ...(this.options.exceptions !== undefined ? { exceptions: this.options.exceptions } : {}),
       };
       const isMutate = ur.requestType === "mutate" || ur.requestType === "cel-mutate";

@@ -22,6 +22,7 @@ import {
   type RuleResult,
 } from "../../engine/index.js";
 import { ClusterReads, describeKubeError } from "../../kube/cluster-reads.js";
+import { type ClusterTypedKinds, typesInRounds } from "../../kube/openapi-typed-kinds.js";
 import { KubeError, type KubeClient } from "../../kube/kube-client.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "../../platform/node-ports.js";
 import { offlineHosts } from "../../platform/offline-context.js";
@@ -39,6 +40,8 @@ export interface MutateRunDeps {
   readonly client: KubeClient;
   readonly paths: KindPaths;
   readonly policies: () => readonly CompiledPolicy[];
+  /** The cluster's kinds a MutatingPolicy's ApplyConfiguration is typed with (Kyverno's background controller reads them from /openapi/v3 too). */
+  readonly types?: ClusterTypedKinds;
 }
 
 export async function runMutateRequest(ur: UpdateRequest, deps: MutateRunDeps): Promise<RunOutcome> {
@@ -155,6 +158,7 @@ export async function withClusterReads(
 ): Promise<RuleResult[]> {
   const reads = new ClusterReads(deps.client);
   const existing = new RecordedExisting(deps.client, deps.paths, namespace);
+  const types = deps.types !== undefined ? typesInRounds(deps.types) : undefined;
   const engine = createEngine({
     clock: systemClock,
     random: cryptoRandom,
@@ -162,10 +166,11 @@ export async function withClusterReads(
     context: reads.sources(),
     hosts: offlineHosts,
     signatures: nodeSignatures,
+    ...(types !== undefined ? { typedKinds: types.kinds } : {}),
   });
   let results = run(engine, existing.port());
-  for (let round = 1; reads.pending + existing.pending > 0 && round <= MAX_ROUNDS; round++) {
-    await Promise.all([reads.settle(), existing.settle()]);
+  for (let round = 1; reads.pending + existing.pending + (types?.pending ?? 0) > 0 && round <= MAX_ROUNDS; round++) {
+    await Promise.all([reads.settle(), existing.settle(), types?.settle()]);
     reads.finalRound(round === MAX_ROUNDS);
     results = run(engine, existing.port());
   }

@@ -23,8 +23,8 @@ import type { Runs } from "../policy-source/unserved-parts.js";
 
 /** The cluster's kinds a MutatingPolicy's ApplyConfiguration is typed with (`--cluster`: its OpenAPI v3). */
 export interface TypesPort {
-  /** Whether this apiVersion's kinds are loaded as the cluster serves them now. */
-  ready(apiVersion: string): boolean;
+  /** Whether this kind's types are loaded as the cluster serves them now (ClusterTypedKinds.ready). */
+  ready(apiVersion: string, kind: string): boolean;
   /** Loads them; settles once they are loaded or failed, or after `seconds`, whichever comes first. */
   load(apiVersion: string, seconds: number): Promise<void>;
 }

@@ -26,6 +26,7 @@ import {
   reinvokedIfNeeded,
   type Resource,
   resourceApiVersion,
+  resourceKind,
   resourceNamespace,
   resultAction,
   type RuleResult,
@@ -273,7 +274,7 @@ function typesLoaded(
   const types = deps.types;
   if (types === undefined || !policies.some(readsTypedKinds)) return undefined;
   const apiVersion = resourceApiVersion(object);
-  if (types.ready(apiVersion)) return undefined;
+  if (types.ready(apiVersion, resourceKind(object))) return undefined;
   return types.load(apiVersion, Math.max(0, deadlineAt - deps.now()));
 }
 

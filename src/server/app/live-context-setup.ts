@@ -155,7 +155,7 @@ export function setUpLiveContext(
 /** The admission handlers' port to the cluster's types: a load bounded by the review's time left. */
 export function typesPort(types: ClusterTypedKinds): TypesPort {
   return {
-    ready: (apiVersion) => types.ready(apiVersion),
+    ready: (apiVersion, kind) => types.ready(apiVersion, kind),
     load: (apiVersion, seconds) =>
       new Promise((resolve) => {
         const timer = setTimeout(resolve, seconds * 1000);

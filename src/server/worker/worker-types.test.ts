@@ -112,7 +112,7 @@ describe("evaluation worker: the cluster's types", () => {
     const declared = await both(0);
     assert.deepEqual(declared.worker, declared.here);
     assert.deepEqual(declared.worker, ["pass: success"]);
-    assert.deepEqual((declared.resource)?.["spec"], { size: 3 });
+    assert.deepEqual(declared.resource?.["spec"], { size: 3 });
     const undeclared = await both(1);
     assert.deepEqual(undeclared.worker, undeclared.here);
     assert.match(undeclared.worker[0] ?? "", /^error: .*failed to convert patch object to typed object: .*color/);
