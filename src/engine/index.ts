@@ -126,6 +126,7 @@ export { effectiveAction, resultAction } from "./pipeline/failure-action.js";
 export { isMutateExisting } from "./pipeline/mutate-policy.js";
 export { mutateExistingRuleNames, mutateExistingScanView, mutateExistingView } from "./kinds/mutate-existing.js";
 export { readsTypedKinds } from "./kinds/mutating/reads-typed-kinds.js";
+export { mutationScanResponse, scansMutation } from "./kinds/mutating/scan-response.js";
 export { downstreamRuleLabel } from "./kinds/generating/downstream-rule.js";
 export {
   backgroundWrites,

@@ -8,6 +8,8 @@
  * - a rescan with nothing changed writes nothing (the report's resourceVersion stays); rows someone
  *   edited are written back by the next scan;
  * - the Pod recreated compliant gets a report with `pass`, and the old Pod's report is gone;
+ * - a MutatingPolicy is scanned as Kyverno scans it: a Pod its mutation would still change fails
+ *   "mutation is not applied"; once the Pod carries the change, it passes;
  * - /metrics counts the scans with Kyverno's names: `kyverno_controller_reconcile_total` for the
  *   background-scan-controller, and the scans' results in `kyverno_policy_results_total` with
  *   `rule_execution_cause="background_scan"` and `resource_request_operation="create"`.
@@ -68,12 +70,41 @@ interface Report {
   metadata: { name: string; resourceVersion: string; ownerReferences?: { kind: string; name: string; uid: string }[] };
   scope?: { kind: string; name: string; namespace?: string; uid?: string };
   summary?: Record<string, number>;
-  results?: { policy: string; rule: string; result: string; source: string; properties?: Record<string, string> }[];
+  results?: {
+    policy: string;
+    rule: string;
+    result: string;
+    source: string;
+    message?: string;
+    properties?: Record<string, string>;
+  }[];
 }
 
-async function reports(): Promise<Report[]> {
-  return (JSON.parse(await ok(["get", "polr", "-n", "shop", "-o", "json"])) as { items: Report[] }).items;
+async function reports(namespace = "shop"): Promise<Report[]> {
+  return (JSON.parse(await ok(["get", "polr", "-n", namespace, "-o", "json"])) as { items: Report[] }).items;
 }
+
+/** Adds label foo=bar to the Pods of namespace tagged. */
+const ADD_FOO = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata:
+  name: add-foo
+spec:
+  matchConstraints:
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: tagged
+    resourceRules:
+      - apiGroups: [""]
+        apiVersions: [v1]
+        operations: [CREATE, UPDATE]
+        resources: [pods]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration:
+        expression: >
+          Object{metadata: Object.metadata{labels: Object.metadata.labels{foo: "bar"}}}
+`;
 
 async function podUid(): Promise<string> {
   return ok(["get", "pod", "web", "-n", "shop", "-o", "jsonpath={.metadata.uid}"]);
@@ -167,6 +198,34 @@ describe("background scans write one PolicyReport per resource", { timeout: buil
     await eventually("the deleted Pod's report to be gone", 60_000, async () =>
       (await reports()).some((r) => r.metadata.name === uid) ? undefined : true,
     );
+  });
+
+  test("a MutatingPolicy: a Pod its mutation would still change fails 'mutation is not applied'; changed, it passes", async () => {
+    await ok(["create", "namespace", "tagged"]);
+    await ok(
+      ["apply", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "plain", namespace: "tagged" },
+        spec: { containers: [{ name: "app", image: "nginx:1.27" }] },
+      }),
+    );
+    const uid = await ok(["get", "pod", "plain", "-n", "tagged", "-o", "jsonpath={.metadata.uid}"]);
+    await ok(["apply", "-f", "-"], ADD_FOO);
+    const rowOf = (result: string) =>
+      eventually(`the PolicyReport of Pod plain to show add-foo ${result}`, 60_000, async () => {
+        const report = (await reports("tagged")).find((r) => r.metadata.name === uid);
+        const row = report?.results?.find((x) => x.policy === "add-foo");
+        return row?.result === result ? row : undefined;
+      });
+    const failing = await rowOf("fail");
+    assert.equal(failing.message, "mutation is not applied");
+    assert.equal(failing.properties?.["process"], "background scan");
+    // An UPDATE goes through the webhook, which applies the mutation: the stored Pod now carries it.
+    await ok(["label", "pod", "plain", "-n", "tagged", "touched=yes"]);
+    assert.equal(await ok(["get", "pod", "plain", "-n", "tagged", "-o", "jsonpath={.metadata.labels.foo}"]), "bar");
+    await rowOf("pass");
   });
 
   test("/metrics: the scans as background-scan-controller's reconciles, their results as background_scan", async () => {

@@ -1,11 +1,14 @@
 /**
  * A background scan of one resource (Kyverno's reports controller): every policy with
- * `background: true` and validate rules, not opted out with the label `reports.kyverno.io/disabled`,
- * evaluated against the resource as it is stored, with user info ignored (`background: true`); the
- * responses of the policies that matched it.
+ * `background: true` and validate rules, or a MutatingPolicy's mutations (a fail where they would
+ * still change the object), not opted out with the label `reports.kyverno.io/disabled`, evaluated
+ * against the resource as it is stored, with user info ignored (`background: true`); the responses
+ * of the policies that matched it.
  */
 import {
   hasValidateRules,
+  mutationScanResponse,
+  scansMutation,
   type AnyCompiledException,
   type CompiledPolicy,
   type Engine,
@@ -18,7 +21,9 @@ const DISABLED_LABEL = "reports.kyverno.io/disabled";
 
 /** The policies a background scan evaluates. */
 export function backgroundPolicies(policies: readonly CompiledPolicy[]): CompiledPolicy[] {
-  return policies.filter((p) => p.background && p.language !== "unsupported" && hasValidateRules(p) && reported(p));
+  return policies.filter(
+    (p) => p.background && p.language !== "unsupported" && (hasValidateRules(p) || scansMutation(p)) && reported(p),
+  );
 }
 
 /** Whether a policy's results go to reports at all: not opted out with `reports.kyverno.io/disabled`. */
@@ -44,7 +49,7 @@ export function admissionOnlyPolicyNames(
 }
 
 interface ScanInput extends NamespaceFacts {
-  readonly engine: Pick<Engine, "validate" | "prepare">;
+  readonly engine: Pick<Engine, "validate" | "mutate" | "prepare">;
   readonly policies: readonly CompiledPolicy[];
   readonly resource: JsonObject;
   readonly exceptions?: readonly AnyCompiledException[];
@@ -62,7 +67,9 @@ export function scanResource(input: ScanInput): PolicyResponse[] {
   });
   return input.policies
     .filter((p) => p.namespace === "" || p.namespace === namespaceOf(input.resource))
-    .map((p) => input.engine.validate(p, request))
+    .map((p) =>
+      scansMutation(p) ? mutationScanResponse(input.engine.mutate(p, request)) : input.engine.validate(p, request),
+    )
     .filter((r) => r.rules.length > 0);
 }
 

@@ -11,7 +11,15 @@
  * (admission-reports.ts). Reports of resources no policy matches any more are deleted; only reports
  * that carry Bylaw's label ({@link BYLAW_REPORT_LABEL}) are read, and so ever deleted.
  */
-import { BYLAW_REPORT_LABEL, reportKind, type JsonObject } from "../../engine/index.js";
+import {
+  BYLAW_REPORT_LABEL,
+  type CompiledPolicy,
+  type JsonObject,
+  reportKind,
+  resourceApiVersion,
+  resourceKind,
+  scansMutation,
+} from "../../engine/index.js";
 import { Informer } from "../../kube/informer.js";
 import { createReport, deleteReport, readReport, replaceReport, reportGvr } from "../../kube/report-calls.js";
 import { scanKinds } from "./policy-kinds.js";
@@ -262,6 +270,14 @@ class Scanner {
     });
   }
 
+  /** With a MutatingPolicy to scan: the resource's group-version typed first (a failure is that policy's error row). */
+  private async typed(resource: JsonObject, policies: readonly CompiledPolicy[]): Promise<void> {
+    const types = this.o.types;
+    if (types === undefined || !policies.some(scansMutation)) return;
+    const apiVersion = resourceApiVersion(resource);
+    if (!types.ready(apiVersion, resourceKind(resource))) await types.load([apiVersion]);
+  }
+
   /** The resource's report as the reports informer holds it, and the informer's report kind. */
   private reportOf(ns: string, uid: string): { kind: string; read: JsonObject | undefined } {
     const kind = reportKind(this.o.format ?? "wgpolicyk8s", ns === "");
@@ -286,6 +302,7 @@ class Scanner {
     const { snapshot, policies, namespace } = at;
     const meta = resource["metadata"] as { uid: string; namespace?: string; name?: string };
     const ns = meta.namespace ?? "";
+    await this.typed(resource, policies);
     const started = performance.now();
     const responses = scanResource({
       engine: this.o.engine,

@@ -8,6 +8,7 @@ import type {
   ReportFormat,
 } from "../../engine/index.js";
 import type { KubeClient } from "../../kube/kube-client.js";
+import type { ClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 import type { OnReconciled } from "../reconcile-metrics.js";
 import type { NamespaceFacts } from "../namespace-facts.js";
 
@@ -22,7 +23,12 @@ interface ScanPolicies {
 
 export interface ReportsControllerOptions {
   readonly client: KubeClient;
-  readonly engine: Pick<Engine, "validate" | "prepare">;
+  readonly engine: Pick<Engine, "validate" | "mutate" | "prepare">;
+  /**
+   * The cluster's kinds a MutatingPolicy's ApplyConfiguration is typed with (the engine's typedKinds
+   * reads them): a resource is scanned with such a policy once its group-version is read.
+   */
+  readonly types?: Pick<ClusterTypedKinds, "ready" | "load">;
   readonly policies: () => ScanPolicies;
   /** A namespace's labels and object (CEL's `namespaceObject`); undefined while unknown (its resources wait). */
   readonly namespace: (namespace: string) => NamespaceFacts | undefined;

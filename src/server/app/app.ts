@@ -295,6 +295,7 @@ function reportsController(o: {
       format: o.format,
       client: o.live.client.withRateLimit(o.rateLimit),
       engine: o.engine,
+      types: o.live.types,
       policies: () => o.source.current(),
       namespace: (ns) => {
         const object = o.live.cluster.namespaceObject(ns);
