@@ -86,6 +86,7 @@ export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json
 export {
   builtinTypedKinds,
   typedKindsOf,
+  typedKindsWithCrds,
   typedSchemaFromOpenApi,
   type TypedKinds,
   type TypedSchemaData,

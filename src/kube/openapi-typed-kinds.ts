@@ -250,7 +250,7 @@ class ClusterTypes implements ClusterTypedKinds {
 }
 
 /** The cluster's types for an engine that runs in rounds (the controllers: run, read what it asked for, run again). */
-export interface TypesInRounds {
+interface TypesInRounds {
   readonly kinds: TypedKinds;
   /** Group-versions asked for and not loaded yet in this run. */
   readonly pending: number;

@@ -5,11 +5,16 @@
  * from a cluster is an error result naming the entry, never a pass. The built-in kinds are typed as
  * Kyverno's CLI types them (Kubernetes 1.32's OpenAPI).
  */
-import { builtinTypedKinds, createEngine, type Engine } from "../engine/index.js";
+import { builtinTypedKinds, createEngine, type Engine, type JsonObject, typedKindsWithCrds } from "../engine/index.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "./node-ports.js";
 import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "./offline-context.js";
 
-export function createOfflineEngine(options: OfflineContextOptions = {}): Engine {
+export function createOfflineEngine(
+  options: OfflineContextOptions & {
+    /** CustomResourceDefinitions whose kinds are typed too (`--crd-paths`), as Kyverno's CLI types them. */
+    readonly crds?: readonly JsonObject[];
+  } = {},
+): Engine {
   return createEngine({
     clock: systemClock,
     random: cryptoRandom,
@@ -18,6 +23,7 @@ export function createOfflineEngine(options: OfflineContextOptions = {}): Engine
     hosts: offlineHosts,
     signatures: nodeSignatures,
     // A MutatingPolicy's ApplyConfiguration is converted with the built-in kinds' types, as Kyverno's CLI does.
-    typedKinds: builtinTypedKinds,
+    typedKinds:
+      options.crds !== undefined && options.crds.length > 0 ? typedKindsWithCrds(options.crds) : builtinTypedKinds,
   });
 }

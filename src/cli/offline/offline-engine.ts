@@ -34,6 +34,8 @@ export function offlineEngine(
     readonly bindingParams?: () => readonly JsonObject[];
     /** `bylaw apply`'s resources, targets and parameters: what answers apiCall GETs (Kyverno's apply's fake client). */
     readonly apiCallObjects?: () => readonly JsonObject[];
+    /** `--crd-paths` (a test's `clusterResources` `spec.crds`): their kinds are typed for a MutatingPolicy's ApplyConfiguration. */
+    readonly crds?: readonly JsonObject[];
   } = {},
 ): Engine {
   const apiCalls: MockedApiCall[] = [];
@@ -68,6 +70,7 @@ export function offlineEngine(
     ...(paramObjects !== undefined ? { params: paramObjects, bindingParams: fromSuite } : {}),
     ...(extra.bindingParams !== undefined ? { bindingParamObjects: extra.bindingParams } : {}),
     ...(extra.apiCallObjects !== undefined ? { apiCallObjects: extra.apiCallObjects } : {}),
+    ...crdsOf(extra.crds ?? cluster?.crds),
     // Kyverno's test runs with `Cluster: true` when the test file gives clusterResources (commands/test/test.go).
     ...((spec?.clusterResources.length ?? 0) > 0 ? { clusterGiven: true } : {}),
     onWarning: warnOnce(),
@@ -80,4 +83,9 @@ export function offlineEngine(
   Object.assign(globalEntries, globals.values);
   Object.assign(globalErrors, globals.errors);
   return engine;
+}
+
+/** The CRDs to type custom resources with, as an engine option (none: the built-in kinds only). */
+function crdsOf(crds: readonly JsonObject[] | undefined): { crds?: readonly JsonObject[] } {
+  return crds !== undefined ? { crds } : {};
 }

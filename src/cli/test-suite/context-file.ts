@@ -20,6 +20,8 @@ export interface SuiteCluster {
   readonly globals?: readonly GlobalMock[];
   /** Its ClusterResources' `spec.crds`: CRD files, relative to the test's folder (crd-kinds.ts reads them). */
   readonly crdPaths?: readonly string[];
+  /** Those CRDs read: their kinds are typed for a MutatingPolicy's ApplyConfiguration. */
+  readonly crds?: readonly JsonObject[];
 }
 
 /**

@@ -158,7 +158,12 @@ async function runTestDocument(
     spec.clusterResources.length > 0
       ? [...loadedCluster.cluster.resources, ...resources, ...crds.documents]
       : loadedCluster.cluster.resources;
-  const engine = makeEngine(spec, { ...loadedCluster.cluster, resources: clusterObjects, params: params.docs });
+  const engine = makeEngine(spec, {
+    ...loadedCluster.cluster,
+    resources: clusterObjects,
+    params: params.docs,
+    crds: crds.documents,
+  });
   const policies = await loadPolicies(
     spec.policies.map((p) => resolve(dir, p)),
     engine,

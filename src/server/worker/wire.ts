@@ -49,7 +49,7 @@ export interface RunMessage {
 }
 
 /** The cluster's kinds as the main thread has them typed (`--cluster`), sent before a run when they changed. */
-export interface TypesMessage {
+interface TypesMessage {
   readonly type: "types";
   readonly state: ClusterTypesState;
 }

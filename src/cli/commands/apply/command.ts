@@ -124,6 +124,7 @@ async function runWith(
       params: () => [...parameters.resources, ...paramPool],
       ...(options.parameterPaths.length > 0 ? { bindingParams: () => parameters.resources } : {}),
       apiCallObjects: () => apiCallPool,
+      crds: crds.documents,
     });
   const read = await loadPolicyPaths(options.policyPaths, {
     stdin,

@@ -97,6 +97,43 @@ describe("bylaw apply --crd-paths", () => {
     }
   });
 
+  test("a MutatingPolicy's ApplyConfiguration on a custom resource is typed with its CRD's schema, as Kyverno's CLI types it", async () => {
+    const strict = crd().replace(
+      "schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}",
+      "schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {size: {type: integer}}}}}}",
+    );
+    const mpol = (expression: string) => `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: widget-patch}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: '${expression}'}
+`;
+    const run = (expression: string) =>
+      apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/crd.yaml"], {
+        "p.yaml": mpol(expression),
+        "w.yaml": widgets.split("---")[0] ?? "",
+        "crd.yaml": strict,
+      });
+    const declared = await run('Object{spec: Object.spec{size: 2}, metadata: Object.metadata{labels: {"a": "b"}}}');
+    assert.deepEqual(rows(declared.out), [["widget-patch", "Widget/shop/w-small", "pass", "success"]]);
+    for (const [expression, field] of [
+      ['Object{spec: Object.spec{color: "red"}}', ".spec.color"],
+      ['Object{metadata: Object.metadata{foo: "b"}}', ".metadata.foo"],
+    ] as const) {
+      const undeclared = await run(expression);
+      const [row] = rows(undeclared.out);
+      assert.equal(row?.[2], "error", expression);
+      assert.equal(
+        row?.[3],
+        `failed to evaluate policy: error applying patch: failed to convert patch object to typed object: ${field}: field not declared in schema`,
+      );
+    }
+  });
+
   test("the CRD's plural is what the rule must name: a CRD with another plural matches nothing", async () => {
     const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml", "--crd-paths", "$DIR/crd.yaml"], {
       "p.yaml": vpol,
