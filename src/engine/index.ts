@@ -86,8 +86,10 @@ export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json
 export {
   builtinTypedKinds,
   typedKindsOf,
+  mergeTypedSchemaData,
   typedKindsWithCrds,
   typedSchemaFromOpenApi,
+  typedSchemaWithCrds,
   type TypedKinds,
   type TypedSchemaData,
 } from "./mutate/typed/index.js";

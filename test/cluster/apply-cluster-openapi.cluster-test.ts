@@ -3,7 +3,9 @@
  * own OpenAPI v3 (/openapi/v3), as Kyverno's CLI with --cluster does, against the real API server
  * of `scripts/cluster.sh up` (no Bylaw in the cluster):
  * - setting a Pod's tolerations (an atomic list) is the policy's error;
- * - setting a field a CRD's schema does not declare is an error typed from that CRD's schema.
+ * - setting a field a CRD's schema does not declare is an error typed from that CRD's schema;
+ * - a kind the cluster does not serve (networking.k8s.io/v1beta1 ServiceCIDR: beta, off in 1.35) is
+ *   typed with Kubernetes 1.32's built-in kinds, as Kyverno's CLI composes them after the cluster's.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -114,6 +116,21 @@ describe(
         policy("colour", "openapi.bylaw.test", "widgets", "Object{spec: Object.spec{colour: 'red'}}"),
       );
       writeFileSync(join(dir, "crd.yaml"), CRD);
+      const cidrs = (expression: string) =>
+        policy("cidr", "networking.k8s.io", "servicecidrs", expression).replace(
+          'apiVersions: ["v1"]',
+          'apiVersions: ["v1beta1"]',
+        );
+      writeFileSync(join(dir, "cidr-declared.yaml"), cidrs("Object{metadata: Object.metadata{labels: {'a': 'b'}}}"));
+      writeFileSync(join(dir, "cidr-undeclared.yaml"), cidrs("Object{spec: Object.spec{foo: 'x'}}"));
+      writeFileSync(
+        join(dir, "servicecidr.yaml"),
+        `apiVersion: networking.k8s.io/v1beta1
+kind: ServiceCIDR
+metadata: {name: openapi-ns-cidr}
+spec: {cidrs: ["10.96.100.0/24"]}
+`,
+      );
       await kubectlOk(["apply", "-f", "-"], CRD);
       await crdsEstablished(current(), ["crd/widgets.openapi.bylaw.test"]);
       await kubectlOk(["create", "namespace", "openapi-ns"]);
@@ -148,6 +165,18 @@ spec: {size: 1}
       const got = rows(r);
       assert.equal(got.length, 1, r.stdout + r.stderr);
       assert.match(got[0] ?? "", /error .*may not mutate atomic arrays, maps or structs: \.spec\.tolerations/);
+    });
+
+    test("a kind the cluster does not serve is typed with the 1.32 built-in kinds", async () => {
+      const declared = await apply("cidr-declared.yaml", ["-r", join(dir, "servicecidr.yaml")]);
+      assert.deepEqual(rows(declared), ["ServiceCIDR/openapi-ns-cidr pass success"], declared.stderr);
+      const undeclared = await apply("cidr-undeclared.yaml", ["-r", join(dir, "servicecidr.yaml")]);
+      const got = rows(undeclared);
+      assert.equal(got.length, 1, undeclared.stdout + undeclared.stderr);
+      assert.match(
+        got[0] ?? "",
+        /error .*failed to convert patch object to typed object: \.spec\.foo: field not declared in schema/,
+      );
     });
 
     test("a CRD kind's undeclared field is an error typed from the CRD's own schema", async () => {

@@ -32,8 +32,12 @@ import {
   resourceName,
   resourceNamespace,
   type Result,
+  type JsonObject,
+  mergeTypedSchemaData,
   typedKindsOf,
   typedSchemaFromOpenApi,
+  type TypedSchemaData,
+  typedSchemaWithCrds,
 } from "../../../engine/index.js";
 import { resolveConnection } from "../../../kube/kubeconfig.js";
 import { KubeClient, KubeError } from "../../../kube/kube-client.js";
@@ -65,6 +69,9 @@ export class ClusterSession {
   private readonly reads: ClusterReads;
   /** The cluster's kinds typed from its /openapi/v3, as Kyverno's CLI with --cluster converts an ApplyConfiguration. */
   private readonly types: ReturnType<typeof createClusterTypedKinds>;
+  /** What types a kind the cluster does not serve: `--crd-paths`' CRDs, then Kubernetes 1.32's built-in kinds. */
+  private crds: readonly JsonObject[] = [];
+  private fallback: TypedSchemaData | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -84,7 +91,10 @@ export class ClusterSession {
     this.types = createClusterTypedKinds({
       client,
       schemaOf: typedSchemaFromOpenApi,
-      kindsOf: (data) => typedKindsOf(() => data),
+      // A kind the cluster does not serve is typed with the built-in kinds of Kubernetes 1.32, as
+      // Kyverno's CLI composes the cluster's OpenAPI with kubectl-validate's builtins.
+      kindsOf: (data) =>
+        typedKindsOf(() => mergeTypedSchemaData(data, (this.fallback ??= typedSchemaWithCrds(this.crds)))),
     });
     this.engine = createEngine({
       clock: systemClock,
@@ -95,6 +105,12 @@ export class ClusterSession {
       signatures: nodeSignatures,
       typedKinds: this.types.kinds,
     });
+  }
+
+  /** `--crd-paths`: their kinds are typed where the cluster serves no schema for them, as Kyverno's CLI composes them. */
+  typeCrds(crds: readonly JsonObject[]): void {
+    this.crds = crds;
+    this.fallback = undefined;
   }
 
   /**

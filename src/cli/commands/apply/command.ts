@@ -110,6 +110,7 @@ async function runWith(
   const crds = await loadCrds(options.crdPaths, stdin);
   for (const e of crds.errors) io.err(`error: ${e}`);
   if (crds.errors.length > 0) return 2;
+  cluster?.typeCrds(crds.documents);
   const parameters = await loadResources(options.parameterPaths, {
     stdin,
     label: "--parameter-resource: ",

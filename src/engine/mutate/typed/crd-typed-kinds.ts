@@ -61,20 +61,34 @@ function objectMeta(base: TypedSchemaData): TypeNode {
   return typeof configMap === "object" && "m" in configMap ? (configMap.m["metadata"] ?? "x") : "x";
 }
 
+/**
+ * `first`'s kinds, then those of `then` that `first` does not declare (one index space: `then`'s
+ * types follow `first`'s), as kubectl-validate's composite client prefers its first source.
+ */
+export function mergeTypedSchemaData(first: TypedSchemaData, then: TypedSchemaData): TypedSchemaData {
+  const by = first.types.length;
+  const kinds: Record<string, number> = { ...first.kinds };
+  for (const [key, at] of Object.entries(then.kinds)) kinds[key] ??= at + by;
+  return { kinds, types: [...first.types, ...then.types.map((t) => shifted(t, by))] };
+}
+
+/** The built-in kinds' types and the CRDs' (a built-in kind keeps its built-in type). */
+export function typedSchemaWithCrds(crds: readonly JsonObject[]): TypedSchemaData {
+  const base = JSON.parse(TYPED_SCHEMA_JSON) as TypedSchemaData;
+  if (crds.length === 0) return base;
+  const custom = typedSchemaFromOpenApi([crdDocument(crds)]);
+  const merged = mergeTypedSchemaData(base, custom);
+  const types = [...merged.types];
+  // Each CRD kind's metadata is the built-in ObjectMeta (an index of `base`, which comes first).
+  const meta = objectMeta(base);
+  for (const at of Object.values(custom.kinds)) {
+    const top = types[at + base.types.length];
+    if (typeof top === "object" && "m" in top)
+      types[at + base.types.length] = { ...top, m: { ...top.m, metadata: meta } };
+  }
+  return { kinds: merged.kinds, types };
+}
+
 export function typedKindsWithCrds(crds: readonly JsonObject[]): TypedKinds {
-  return typedKindsOf(() => {
-    const base = JSON.parse(TYPED_SCHEMA_JSON) as TypedSchemaData;
-    const custom = typedSchemaFromOpenApi([crdDocument(crds)]);
-    const by = base.types.length;
-    const meta = objectMeta(base);
-    const types: TypeNode[] = [...base.types, ...custom.types.map((t) => shifted(t, by))];
-    const kinds: Record<string, number> = { ...base.kinds };
-    for (const [key, at] of Object.entries(custom.kinds)) {
-      const top = types[at + by];
-      if (typeof top === "object" && "m" in top) types[at + by] = { ...top, m: { ...top.m, metadata: meta } };
-      // A built-in kind keeps its built-in type (a CRD cannot redefine one the API server serves).
-      kinds[key] ??= at + by;
-    }
-    return { kinds, types };
-  });
+  return typedKindsOf(() => typedSchemaWithCrds(crds));
 }

@@ -3,4 +3,4 @@ export { applyConfigurationRefusal } from "./apply-configuration-refusal.js";
 export { builtinTypedKinds, type TypedKinds } from "./typed-schema.js";
 export { typedSchemaFromOpenApi, type TypedSchemaData } from "./from-openapi.js";
 export { typedKindsOf } from "./typed-schema.js";
-export { typedKindsWithCrds } from "./crd-typed-kinds.js";
+export { mergeTypedSchemaData, typedKindsWithCrds, typedSchemaWithCrds } from "./crd-typed-kinds.js";
