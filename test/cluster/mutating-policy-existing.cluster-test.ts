@@ -421,13 +421,15 @@ describe("MutatingPolicy mutateExisting in a cluster", { timeout: buildTimeoutMs
       note,
       /^policy gizmo-color error: failed to mutate existing resource, rule \S*, response error: .*failed to convert patch object to typed object: \.spec\.color: field not declared in schema/,
     );
-    const spec = async (): Promise<string> =>
-      ok(["get", "gizmos.example.com", "g1", "-n", "gadgets", "-o", "jsonpath={.spec}"]);
-    assert.equal(JSON.parse(await spec()).color, undefined);
+    const spec = async (): Promise<{ color?: string }> =>
+      JSON.parse(await ok(["get", "gizmos.example.com", "g1", "-n", "gadgets", "-o", "jsonpath={.spec}"])) as {
+        color?: string;
+      };
+    assert.equal((await spec()).color, undefined);
     await ok(["apply", "-f", "-"], gizmoCrd({ size: { type: "integer" }, color: { type: "string" } }));
     // The next periodic requeue (--background-scan-interval 15s) runs with the CRD's new schema.
     await eventually("gadgets/g1 given spec.color", 90_000, async () =>
-      (JSON.parse(await spec()) as { color?: string }).color === "red" ? true : undefined,
+      (await spec()).color === "red" ? true : undefined,
     );
   });
 });
