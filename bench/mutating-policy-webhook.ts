@@ -20,8 +20,7 @@ import {
   type JsonPatchOp,
   type JsonValue,
 } from "../src/engine/index.js";
-import { cryptoRandom, nodeHasher, systemClock } from "../src/platform/node-ports.js";
-import { offlineContextSources, offlineHosts } from "../src/platform/offline-context.js";
+import { servePorts } from "../src/server/serve-ports.js";
 import { compileCelPolicy } from "../src/server/policy-source/cel-policy-compile.js";
 import type { AdmissionDeps } from "../src/server/admission/deps.js";
 import { handleMutate } from "../src/server/admission/index.js";
@@ -109,8 +108,9 @@ const MUTATIONS: readonly [string, JsonObject, JsonObject][] = [
         spec: { tolerations: [{ key: "dedicated", operator: "Equal", value: "platform", effect: "NoSchedule" }] },
       },
     },
-    apply(
-      'Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: "dedicated", operator: "Equal", value: "platform", effect: "NoSchedule"}]}}',
+    // A JSON patch: an ApplyConfiguration may not set the atomic tolerations list (Kyverno refuses it).
+    jsonPatch(
+      '[JSONPatch{op: "add", path: "/spec/tolerations", value: [{"key": "dedicated", "operator": "Equal", "value": "platform", "effect": "NoSchedule"}]}]',
     ),
   ],
 ];
@@ -178,13 +178,8 @@ function patchOf(deps: AdmissionDeps): JsonPatchOp[] {
 }
 
 export function benchMutatingPolicyWebhook(): void {
-  const engine = createEngine({
-    clock: systemClock,
-    random: cryptoRandom,
-    hasher: nodeHasher,
-    context: offlineContextSources({}),
-    hosts: offlineHosts,
-  });
+  // The engine as `bylaw serve` builds it: a MutatingPolicy's ApplyConfiguration typed with the built-in kinds.
+  const engine = createEngine(servePorts());
   const classic = compileAll(
     engine,
     MUTATIONS.map(([name, mutate]) => clusterPolicy(name, mutate)),
