@@ -2,43 +2,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { typedKindsOf, typedSchemaFromOpenApi } from "../engine/index.js";
+import { fakeOpenApiServer, widgetOpenApi } from "../../test/support/openapi-widget.js";
 import { clusterTypedKinds, createClusterTypedKinds, typesInRounds } from "./openapi-typed-kinds.js";
 
 const kindsOf = (data: ReturnType<typeof typedSchemaFromOpenApi>) => typedKindsOf(() => data);
 const convert = { schemaOf: typedSchemaFromOpenApi, kindsOf };
 
-const widgetDoc = {
-  components: {
-    schemas: {
-      "io.example.v1.Widget": {
-        type: "object",
-        "x-kubernetes-group-version-kind": [{ group: "example.io", version: "v1", kind: "Widget" }],
-        properties: {
-          apiVersion: { type: "string" },
-          kind: { type: "string" },
-          metadata: { type: "object", additionalProperties: true },
-          spec: { type: "object", properties: { size: { type: "integer" } } },
-        },
-      },
-    },
-  },
-};
-
-function fakeClient(answers: Record<string, unknown>) {
-  const reads: string[] = [];
-  return {
-    reads,
-    getJson(path: string): Promise<unknown> {
-      reads.push(path);
-      const a = answers[path];
-      return a instanceof Error
-        ? Promise.reject(a)
-        : a === undefined
-          ? Promise.reject(new Error("404"))
-          : Promise.resolve(a);
-    },
-  };
-}
+const widgetDoc = widgetOpenApi();
+const fakeClient = fakeOpenApiServer;
 
 const index = {
   paths: {

@@ -16,44 +16,15 @@ import {
 } from "../../engine/index.js";
 import { createClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
+import { fakeOpenApiServer, WIDGET_SERVED } from "../../../test/support/openapi-widget.js";
 import { fakeDeps, reviewOf } from "../../../test/support/fake-admission-deps.js";
 import { typesPort } from "../app/live-context-setup.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import type { TypesPort } from "./deps.js";
 import { handleMutateBounded, type HandlerResult } from "./index.js";
 
-const widgetDoc = {
-  components: {
-    schemas: {
-      "io.example.v1.Widget": {
-        type: "object",
-        "x-kubernetes-group-version-kind": [{ group: "example.io", version: "v1", kind: "Widget" }],
-        properties: {
-          apiVersion: { type: "string" },
-          kind: { type: "string" },
-          metadata: { type: "object", additionalProperties: true },
-          spec: { type: "object", properties: { size: { type: "integer" } } },
-        },
-      },
-    },
-  },
-};
-
 /** An API server's /openapi/v3 that serves example.io/v1, counting its reads. */
-function openApiServer() {
-  const reads: string[] = [];
-  const answers: Record<string, unknown> = {
-    "/openapi/v3": { paths: { "apis/example.io/v1": { serverRelativeURL: "/openapi/v3/apis/example.io/v1?hash=A" } } },
-    "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
-  };
-  return {
-    reads,
-    getJson(path: string): Promise<unknown> {
-      reads.push(path);
-      return path in answers ? Promise.resolve(answers[path]) : Promise.reject(new Error("404"));
-    },
-  };
-}
+const openApiServer = () => fakeOpenApiServer({ ...WIDGET_SERVED });
 
 const setSpec = (fields: string): JsonObject => ({
   apiVersion: "policies.kyverno.io/v1",

@@ -15,32 +15,13 @@ import {
 } from "../../engine/index.js";
 import { createClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
 import { fakePorts } from "../../../test/support/fake-ports.js";
+import { fakeOpenApiServer, WIDGET_SERVED } from "../../../test/support/openapi-widget.js";
 import { compileCelPolicy } from "../policy-source/cel-policy-compile.js";
 import type { PolicySnapshot } from "../types.js";
 import { createWorkerPool } from "./worker-pool.js";
 
-const widgetDoc = {
-  components: {
-    schemas: {
-      "io.example.v1.Widget": {
-        type: "object",
-        "x-kubernetes-group-version-kind": [{ group: "example.io", version: "v1", kind: "Widget" }],
-        properties: {
-          apiVersion: { type: "string" },
-          kind: { type: "string" },
-          metadata: { type: "object", additionalProperties: true },
-          spec: { type: "object", properties: { size: { type: "integer" } } },
-        },
-      },
-    },
-  },
-};
-const answers: Record<string, unknown> = {
-  "/openapi/v3": { paths: { "apis/example.io/v1": { serverRelativeURL: "/openapi/v3/apis/example.io/v1?hash=A" } } },
-  "/openapi/v3/apis/example.io/v1?hash=A": widgetDoc,
-};
 const types = createClusterTypedKinds({
-  client: { getJson: (path) => Promise.resolve(answers[path]) },
+  client: fakeOpenApiServer(WIDGET_SERVED),
   schemaOf: typedSchemaFromOpenApi,
   kindsOf: (data) => typedKindsOf(() => data),
 });
