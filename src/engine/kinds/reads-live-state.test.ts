@@ -88,3 +88,37 @@ test("a Kubernetes ValidatingAdmissionPolicy with a parameter kind reads live st
   assert.equal(reads(vap({})), false);
   assert.equal(reads(vap({ paramKind: { apiVersion: "v1", kind: "ConfigMap" } })), true);
 });
+
+test("a MutatingPolicy's ApplyConfiguration reads the cluster (its OpenAPI types it); a JSON patch does not", () => {
+  const mpol = (mutation: JsonObject): JsonObject => ({
+    apiVersion: "policies.kyverno.io/v1",
+    kind: "MutatingPolicy",
+    metadata: { name: "mp" },
+    spec: {
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["pods"] },
+        ],
+      },
+      mutations: [mutation],
+    },
+  });
+  assert.equal(
+    reads(
+      mpol({
+        patchType: "ApplyConfiguration",
+        applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}' },
+      }),
+    ),
+    true,
+  );
+  assert.equal(
+    reads(
+      mpol({
+        patchType: "JSONPatch",
+        jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/a", value: "b"}]' },
+      }),
+    ),
+    false,
+  );
+});

@@ -4,7 +4,9 @@
  * `globalContext` libraries), a service (`http`), a registry (`imageRegistry`, image verification,
  * the CEL `image`/`imagedata` libraries), a parameter object (`paramKind`, `paramRef`), the clock or
  * randomness (JMESPath and CEL). Read once from
- * the policy's own document at compile time, for every kind alike (the head's `readsLiveState`).
+ * the policy's own document at compile time, for every kind alike (the head's `readsLiveState`). A
+ * MutatingPolicy's ApplyConfiguration reads the cluster too: it is typed with the cluster's OpenAPI,
+ * which a CRD's edit changes.
  * A background rescan never skips a resource such a policy answered for: its result may differ
  * while nothing Bylaw can version changed (controllers/reports/rescan-skip.ts).
  */
@@ -21,6 +23,7 @@ const LIVE_KEYS = new Set([
   "attestations",
   "paramKind",
   "paramRef",
+  "applyConfiguration",
 ]);
 
 /** Calls of the CEL libraries that read the cluster, a service or a registry, and of the clock or randomness (CEL and JMESPath). */
