@@ -102,6 +102,7 @@ export {
   hasGenerateRules,
   hasImageVerifyRules,
   hasMutateRules,
+  mutationPassOf,
   hasValidateRules,
   kyvernoRulesOf,
   kyvernoCompiledRules,

@@ -1,7 +1,8 @@
 /**
  * What `kyverno apply` and `kyverno test` do with one resource, in Kyverno's CLI order (the engine's
- * cliStages per kind, kinds/types.ts): kyverno.io mutate (its verifyImages rules too: signatures,
- * digests, the verify-images annotation), kyverno.io validate, MutatingAdmissionPolicy,
+ * cliStages per kind, kinds/types.ts): kyverno.io mutate, kyverno.io verifyImages (signatures,
+ * digests, the verify-images annotation; after every policy's mutate rules, each policy's its own
+ * response), kyverno.io validate, MutatingAdmissionPolicy,
  * MutatingPolicy, ValidatingAdmissionPolicy, ValidatingPolicy, GeneratingPolicy, kyverno.io
  * generate; each stage's policies in policy order, each seeing the resource every mutation before it
  * made (so a kyverno.io validate rule sees no MutatingPolicy's patch, a ValidatingPolicy and
@@ -18,6 +19,7 @@ import {
   hasImageVerifyRules,
   hasMutateRules,
   hasValidateRules,
+  mutationPassOf,
   type PolicyExplanation,
   type PolicyResponse,
   type JsonObject,
@@ -35,7 +37,7 @@ interface Processed {
   readonly validateInputs: ReadonlyMap<CompiledPolicy, Resource>;
 }
 
-type Pass = "mutate" | "validate" | "generate";
+type Pass = "mutate" | "verifyImages" | "validate" | "generate";
 
 interface Step {
   readonly stage: number;
@@ -46,7 +48,7 @@ interface Step {
 /** Every (policy, pass) the policies take part in, in stage order (stable: policy order within one). */
 function stepsOf(policies: readonly CompiledPolicy[]): Step[] {
   const steps: Step[] = [];
-  for (const pass of ["mutate", "validate", "generate"] as const)
+  for (const pass of ["mutate", "verifyImages", "validate", "generate"] as const)
     for (const policy of policies) {
       if (takesPart(policy, pass)) steps.push({ stage: policy.origin.kind.cliStages[pass], pass, policy });
     }
@@ -55,7 +57,8 @@ function stepsOf(policies: readonly CompiledPolicy[]): Step[] {
 
 /** Whether the compiled policy has the pass's rules (a kyverno.io policy may have some passes only). */
 function takesPart(policy: CompiledPolicy, pass: Pass): boolean {
-  if (pass === "mutate") return hasMutateRules(policy) || hasImageVerifyRules(policy);
+  if (pass === "mutate") return hasMutateRules(policy);
+  if (pass === "verifyImages") return hasImageVerifyRules(policy);
   // A DeletingPolicy answers in the validate pass: whether it would delete the resource (kinds/deleting/evaluate.ts).
   if (pass === "validate") return hasValidateRules(policy) || policy.phases.includes("delete");
   return hasGenerateRules(policy);
@@ -81,11 +84,14 @@ export function processResource(
   };
   for (const { pass, policy } of stepsOf(policies)) {
     if (pass !== "mutate" || !policy.origin.kind.cliStages.mutateAsBatch) closeBatch();
-    if (pass === "mutate") {
-      const response = engine.mutate(policy, request(current, policy), existing);
+    if (pass === "mutate" || pass === "verifyImages") {
+      // The response names the policy itself, not the pass's part of it (explain and rows key on it).
+      const response = { ...engine.mutate(mutationPassOf(policy, pass), request(current, policy), existing), policy };
+      current = response.patchedResource ?? current;
+      // A policy's verifyImages pass that matched nothing adds nothing beside its mutate pass's response.
+      if (pass === "verifyImages" && response.rules.length === 0 && hasMutateRules(policy)) continue;
       if (policy.origin.kind.cliStages.mutateAsBatch) batch.push(responses.length);
       responses.push(response);
-      current = response.patchedResource ?? current;
     } else if (pass === "validate") {
       validateInputs.set(policy, current);
       const response = engine.validate(policy, request(current, policy));

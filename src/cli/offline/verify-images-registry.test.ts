@@ -118,6 +118,48 @@ describe("verifyImages against a registry serving cosign-signed images", () => {
     assert.equal(registry.seen.length, seen);
   });
 
+  test("bylaw apply --registry: every policy's mutate rules run before any verifyImages rule, as Kyverno's CLI runs them", async () => {
+    // The verifyImages policy comes first; the mutate policy after it moves the Pod's image into the
+    // verified repository. Kyverno mutates with every policy, then verifies images with every policy.
+    const rewrite = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: rewrite-registry}
+spec:
+  background: false
+  rules:
+    - name: to-team
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate:
+        foreach:
+          - list: request.object.spec.containers
+            patchStrategicMerge:
+              spec: {containers: [{name: "{{ element.name }}", image: "${registry.host}/team/signed:1"}]}
+`;
+    const dir = tempTree({
+      "p.yaml": `${policy()}---\n${rewrite}`,
+      "pod.yaml": podYaml("elsewhere", "docker.io/library/nginx:1"),
+    });
+    const io = recordingIo();
+    const code = await main(
+      ["apply", join(dir, "p.yaml"), "-r", join(dir, "pod.yaml"), "--registry", "--output-format", "json"],
+      io,
+    );
+    assert.equal(code, 0, io.stderr.join("\n"));
+    const out = JSON.parse(io.stdout.join("\n")) as ApplyJson;
+    assert.deepEqual(
+      out.results.map((r) => [r.policy, r.rule, r.result, r.message]),
+      [
+        ["rewrite-registry", "to-team", "pass", "mutated Pod/elsewhere in namespace default"],
+        ["signed-images", "verify-signature", "pass", `verified image signatures for ${registry.host}/team/signed:1`],
+        ["signed-images", "verify-signature", "pass", "image verified"],
+      ],
+    );
+    // The text output prints the mutate policy's resource only, as Kyverno's processor does.
+    const text = recordingIo();
+    await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "pod.yaml"), "--registry"], text);
+    assert.deepEqual(text.stdout.join("\n").match(/^policy \S+ applied to/gm), ["policy rewrite-registry applied to"]);
+  });
+
   test("bylaw test --registry: the expected rows hold, and the patched resource names the digest", async () => {
     const patched = `apiVersion: v1
 kind: Pod

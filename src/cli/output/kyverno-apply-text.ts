@@ -90,7 +90,10 @@ function printed(resource: Resource, response: PolicyResponse, input: KyvernoApp
  */
 function producedText(response: PolicyResponse, input: KyvernoApplyText): string {
   let out = "";
-  const mutates = hasMutateRules(response.policy);
+  // A policy's verifyImages pass is a response of its own (library/process-resource.ts); Kyverno's
+  // processor prints only the mutate pass's resource.
+  const imagesOnly = response.rules.length > 0 && response.rules.every((r) => r.type === "ImageVerify");
+  const mutates = hasMutateRules(response.policy) && !imagesOnly;
   const kyverno = policyMatchOf(response.policy).language === "kyverno";
   if (mutates && (kyverno || response.rules.length > 0)) {
     out += printed(response.patchedResource ?? response.resource, response, input);

@@ -22,14 +22,28 @@ export function descriptor(given: Given): PolicyKindDescriptor {
  * The kyverno.io stages (types.ts CliStages), which the kinds Kyverno's CLI runs outside its
  * per-resource stages (ImageValidatingPolicy, DeletingPolicy) keep, where Bylaw runs them.
  */
-const KYVERNO_STAGES: CliStages = { mutate: 0, validate: 1, generate: 7, mutateAsBatch: false, listedLast: false };
+const KYVERNO_STAGES: CliStages = {
+  mutate: 0,
+  verifyImages: 1,
+  validate: 2,
+  generate: 8,
+  mutateAsBatch: false,
+  listedLast: false,
+};
 
 /**
  * A CEL kind's stage (types.ts CliStages), whichever pass its compiled policy takes part in (a
  * policy at a version Bylaw does not run compiles to a placeholder that answers in the validate pass).
  */
 export function celStage(stage: number): CliStages {
-  return { mutate: stage, validate: stage, generate: stage, mutateAsBatch: false, listedLast: false };
+  return {
+    mutate: stage,
+    verifyImages: stage,
+    validate: stage,
+    generate: stage,
+    mutateAsBatch: false,
+    listedLast: false,
+  };
 }
 
 /** The plural the kind's CRD declares: every policy kind's name ends in Policy (`…policies`). */

@@ -61,13 +61,15 @@ export interface PolicyKindDescriptor {
 
 /**
  * The stages of Kyverno's CLI on one resource (cmd/cli/kubectl-kyverno/processor/policy_processor.go
- * ApplyPoliciesOnResource), lower first, each stage's policies in policy order: kyverno.io mutate
- * (with verifyImages) 0, kyverno.io validate 1, MutatingAdmissionPolicy 2, MutatingPolicy 3,
- * ValidatingAdmissionPolicy 4, ValidatingPolicy 5, GeneratingPolicy 6, kyverno.io generate 7. Each
- * stage sees the resource every mutation before it made. A pass the kind's policies take no part in is never asked for.
+ * ApplyPoliciesOnResource), lower first, each stage's policies in policy order: kyverno.io mutate 0,
+ * kyverno.io verifyImages 1 (every policy's mutate rules run before any policy's verifyImages rules),
+ * kyverno.io validate 2, MutatingAdmissionPolicy 3, MutatingPolicy 4, ValidatingAdmissionPolicy 5,
+ * ValidatingPolicy 6, GeneratingPolicy 7, kyverno.io generate 8. Each stage sees the resource every
+ * mutation before it made. A pass the kind's policies take no part in is never asked for.
  */
 export interface CliStages {
   readonly mutate: number;
+  readonly verifyImages: number;
   readonly validate: number;
   readonly generate: number;
   /**

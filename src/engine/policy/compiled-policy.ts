@@ -287,6 +287,19 @@ export function hasGenerateRules(p: CompiledPolicy): boolean {
 }
 
 /**
+ * The policy as one of Kyverno's two mutation passes runs it: Kyverno runs every policy's mutate
+ * rules, then every policy's verifyImages rules, each pass its own response (the CLI's
+ * ApplyPoliciesOnResource; the mutating webhook's HandleMutation, then its image verification). A
+ * kyverno.io policy keeps only that pass's rules (and applyRules applies within the pass, as
+ * Kyverno's Mutate and VerifyAndPatchImages each apply it); a policy of another language is itself.
+ */
+export function mutationPassOf(policy: CompiledPolicy, pass: "mutate" | "verifyImages"): CompiledPolicy {
+  if (policy.language !== "kyverno") return policy;
+  const rules = policy.rules.filter(pass === "mutate" ? (r) => r.rule.mutate !== undefined : isImageVerifyOnlyRule);
+  return { ...policy, rules, phases: kyvernoRulePhases(rules) };
+}
+
+/**
  * The failure action a policy of another language than kyverno.io decided at compile time: a kind
  * Bylaw does not run, its body's; a ValidatingPolicy or ValidatingAdmissionPolicy, its body's;
  * undefined for a kyverno.io policy (its rules, overrides and namespace decide:

@@ -196,7 +196,7 @@ Output formats (the same exit codes in each):
           YAML with sorted keys, "Mutation: Mutation has been applied successfully."; under each
           MutatingPolicy, the resource after all of them, as Kyverno runs them as one batch) and each
           generated resource ("Generate: ..."), per resource in kyverno apply's stages (ClusterPolicy/
-          Policy mutate, their validate, MutatingAdmissionPolicy, MutatingPolicy,
+          Policy mutate, their verifyImages, their validate, MutatingAdmissionPolicy, MutatingPolicy,
           ValidatingAdmissionPolicy, ValidatingPolicy, GeneratingPolicy, ClusterPolicy/Policy
           generate, each seeing every patch before it); then per policy and resource "skipped mutate policy",
           "error while applying mutate|generate policy" and, for failed rules, "policy NAME ->

@@ -15,6 +15,6 @@ export const VALIDATING_ADMISSION_POLICY: PolicyKindDescriptor = descriptor({
   admission: "none",
   notServed: "the API server runs ValidatingAdmissionPolicies itself",
   phases: ["validate"],
-  cliStages: { ...celStage(4), listedLast: true },
+  cliStages: { ...celStage(5), listedLast: true },
   boundBy: "ValidatingAdmissionPolicyBinding",
 });

@@ -16,7 +16,7 @@ export const GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "gpol",
   phases: ["generate"],
-  cliStages: celStage(6),
+  cliStages: celStage(7),
   admission: "none",
 });
 
@@ -29,7 +29,7 @@ export const NAMESPACED_GENERATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "ngpol",
   phases: ["generate"],
-  cliStages: celStage(6),
+  cliStages: celStage(7),
   admission: "none",
 });
 

@@ -15,6 +15,6 @@ export const MUTATING_ADMISSION_POLICY: PolicyKindDescriptor = descriptor({
   admission: "none",
   notServed: "the API server runs MutatingAdmissionPolicies itself",
   phases: ["mutate"],
-  cliStages: celStage(2),
+  cliStages: celStage(3),
   boundBy: "MutatingAdmissionPolicyBinding",
 });

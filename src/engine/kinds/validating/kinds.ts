@@ -11,7 +11,7 @@ export const VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "vpol",
   phases: ["validate"],
-  cliStages: celStage(5),
+  cliStages: celStage(6),
 });
 
 export const NAMESPACED_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -23,7 +23,7 @@ export const NAMESPACED_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "nvpol",
   phases: ["validate"],
-  cliStages: celStage(5),
+  cliStages: celStage(6),
 });
 
 /** The versions of the policies.kyverno.io CRDs a ValidatingPolicy is compiled at; another version is not run. */
