@@ -1,9 +1,10 @@
 /**
- * What `bylaw test` and `bylaw apply` answer for a DeletingPolicy, as Kyverno's CLI does: one result
- * per resource, named after the policy, type Deletion: pass "resource matched" when the policy would
- * delete it, fail "resource did not match" when it would not (not selected by matchConstraints, a
- * condition false, or an exception), error with the reason when a condition cannot be evaluated.
- * A DeletingPolicy takes no part in mutate or generate.
+ * What `bylaw test` and `bylaw apply` answer for a DeletingPolicy, as Kyverno 1.19's CLI does: one
+ * result per resource its matchConstraints select, named after the policy, type Deletion: pass
+ * "resource matched" when the policy would delete it, fail "resource did not match" when it would not
+ * (a condition false, or an exception), error with the reason when a condition cannot be evaluated.
+ * A resource the matchConstraints do not select (resourceRules, objectSelector, namespaceSelector)
+ * gets no result, as the other CEL kinds give none. A DeletingPolicy takes no part in mutate or generate.
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
@@ -31,10 +32,14 @@ function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineE
       ...(req.exceptionNamespaces !== undefined ? { exceptionNamespaces: req.exceptionNamespaces } : {}),
     },
   );
+  if (verdict.kind === "not-selected") return { policy, resource, rules: [] };
   return { policy, resource, rules: [resultOf(policy.name, verdict)] };
 }
 
-function resultOf(name: string, verdict: ReturnType<typeof deletingVerdict>): RuleResult {
+function resultOf(
+  name: string,
+  verdict: Exclude<ReturnType<typeof deletingVerdict>, { readonly kind: "not-selected" }>,
+): RuleResult {
   switch (verdict.kind) {
     case "delete":
       return ruleResult(name, "Deletion", "pass", "resource matched");
@@ -43,8 +48,6 @@ function resultOf(name: string, verdict: ReturnType<typeof deletingVerdict>): Ru
     case "keep":
       if (verdict.exceptions !== undefined)
         return { ...ruleResult(name, "Deletion", "fail", "resource did not match"), exceptions: verdict.exceptions };
-      return ruleResult(name, "Deletion", "fail", "resource did not match");
-    case "not-selected":
       return ruleResult(name, "Deletion", "fail", "resource did not match");
   }
 }
