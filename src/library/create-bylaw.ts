@@ -72,7 +72,7 @@ function check(
   const processed = processResource(engine, policies, resource, request, existingResources(options.existing ?? []));
   const namespace = resourceNamespace(resource);
   const labels = options.namespaceLabels ?? {};
-  const results = processed.responses.flatMap((response) =>
+  const results = [...processed.responses, ...processed.apart].flatMap((response) =>
     response.rules.map((r) => withPolicy(response, r, namespace, labels)),
   );
   const summary: Record<RuleStatus, number> = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };

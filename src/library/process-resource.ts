@@ -30,7 +30,14 @@ import {
 } from "../engine/index.js";
 
 interface Processed {
+  /** The responses of the resource's stages, in Kyverno's CLI order. */
   readonly responses: readonly PolicyResponse[];
+  /**
+   * The responses of the kinds Kyverno's CLI runs apart from the stages (cliStages `apart`:
+   * ImageValidatingPolicies, then DeletingPolicies), on the resource as given, validate only.
+   * `test` lists them after the resource's others, `apply` after every resource's.
+   */
+  readonly apart: readonly PolicyResponse[];
   /** The resource after every mutation. */
   readonly patched: Resource;
   /** What each policy's validate pass was given (its stage's resource: a kyverno.io validate rule sees no MutatingPolicy's patch). */
@@ -50,9 +57,22 @@ function stepsOf(policies: readonly CompiledPolicy[]): Step[] {
   const steps: Step[] = [];
   for (const pass of ["mutate", "verifyImages", "validate", "generate"] as const)
     for (const policy of policies) {
-      if (takesPart(policy, pass)) steps.push({ stage: policy.origin.kind.cliStages[pass], pass, policy });
+      if (apartRank(policy) === undefined && takesPart(policy, pass))
+        steps.push({ stage: policy.origin.kind.cliStages[pass], pass, policy });
     }
   return steps.sort((a, b) => a.stage - b.stage);
+}
+
+/** Where Kyverno's CLI runs the policy apart from the stages (kinds/types.ts CliStages `apart`); undefined when it does not. */
+export function apartRank(policy: CompiledPolicy): number | undefined {
+  return policy.origin.kind.cliStages.apart;
+}
+
+/** The policies run apart, in rank order (stable: policy order within a rank). */
+function apartOf(policies: readonly CompiledPolicy[]): CompiledPolicy[] {
+  return policies
+    .filter((p) => apartRank(p) !== undefined && takesPart(p, "validate"))
+    .sort((a, b) => (apartRank(a) ?? 0) - (apartRank(b) ?? 0));
 }
 
 /** Whether the compiled policy has the pass's rules (a kyverno.io policy may have some passes only). */
@@ -99,7 +119,11 @@ export function processResource(
     } else responses.push(engine.generate(policy, request(current, policy), existing));
   }
   closeBatch();
-  return { responses: [...responses, ...last], patched: current, validateInputs };
+  const apart = apartOf(policies).map((policy) => {
+    validateInputs.set(policy, resource);
+    return engine.validate(policy, request(resource, policy));
+  });
+  return { responses: [...responses, ...last], apart, patched: current, validateInputs };
 }
 
 /**
@@ -116,7 +140,7 @@ export function explainProcessed(
   const byPolicy = new Map<CompiledPolicy, RuleResult[]>();
   // What each policy's mutate phase was given (the resource the mutate policies before it patched).
   const mutateInputs = new Map<CompiledPolicy, Resource>();
-  for (const response of processed.responses) {
+  for (const response of [...processed.responses, ...processed.apart]) {
     const results = byPolicy.get(response.policy) ?? [];
     results.push(...response.rules);
     byPolicy.set(response.policy, results);

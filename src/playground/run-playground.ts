@@ -81,6 +81,7 @@ export function runPlayground(inputs: PlaygroundInputs): PlaygroundOutput {
     const responses = [
       ...processed.responses,
       ...applyToPayload(engine, loaded.compiled, processed.patched, exceptions),
+      ...processed.apart,
     ];
     const rows = responses.flatMap((response) =>
       response.rules.map((rule) => ({

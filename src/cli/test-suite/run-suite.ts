@@ -335,6 +335,8 @@ function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResp
     inputs.explanations?.push(...explainProcessed(engine, done, request));
     // As Kyverno 1.19's PolicyProcessor (shared by apply and test; kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
     out.push(...applyToPayload(engine, policies, done.patched, exceptions));
+    // As Kyverno's test: ImageValidatingPolicies, then DeletingPolicies, on the resource as given.
+    out.push(...done.apart);
   }
   for (const payload of inputs.payloads) out.push(...applyToPayload(engine, policies, payload, exceptions));
   for (const { request, file } of inputs.authzRequests) {

@@ -18,10 +18,7 @@ export function descriptor(given: Given): PolicyKindDescriptor {
   };
 }
 
-/**
- * The kyverno.io stages (types.ts CliStages), which the kinds Kyverno's CLI runs outside its
- * per-resource stages (ImageValidatingPolicy, DeletingPolicy) keep, where Bylaw runs them.
- */
+/** The kyverno.io stages (types.ts CliStages). */
 const KYVERNO_STAGES: CliStages = {
   mutate: 0,
   verifyImages: 1,
@@ -29,7 +26,16 @@ const KYVERNO_STAGES: CliStages = {
   generate: 8,
   mutateAsBatch: false,
   listedLast: false,
+  apart: undefined,
 };
+
+/**
+ * A kind Kyverno's CLI runs apart from a resource's stages (types.ts CliStages `apart`): `rank` orders
+ * the kinds run apart (ImageValidatingPolicy 0, DeletingPolicy 1); the stage numbers are not read.
+ */
+export function apartStage(rank: number): CliStages {
+  return { ...KYVERNO_STAGES, apart: rank };
+}
 
 /**
  * A CEL kind's stage (types.ts CliStages), whichever pass its compiled policy takes part in (a
@@ -43,6 +49,7 @@ export function celStage(stage: number): CliStages {
     generate: stage,
     mutateAsBatch: false,
     listedLast: false,
+    apart: undefined,
   };
 }
 

@@ -83,6 +83,13 @@ export interface CliStages {
    * last, so their rows print after generate's.
    */
   readonly listedLast: boolean;
+  /**
+   * Kyverno's CLI runs the kind's policies apart from the stages (ImageValidatingPolicy 0,
+   * DeletingPolicy 1; undefined for the others): on the resource as it was given, not as the stages
+   * patched it, validate only (no digest mutation), after the resource's stages in `test` and after
+   * every resource in `apply` (each kind in rank order, resource by resource).
+   */
+  readonly apart: number | undefined;
 }
 
 export type PolicyPhase = "validate" | "mutate" | "generate" | "verifyImages" | "delete";

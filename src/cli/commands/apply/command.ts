@@ -22,6 +22,7 @@ import { loadSuiteCluster, type SuiteCluster } from "../../test-suite/context-fi
 import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
 import {
+  apartRank,
   applyToAuthzRequest,
   applyToPayload,
   explainProcessed,
@@ -216,8 +217,10 @@ async function runWith(
     loaded.resources.length >= 10 && io.showsProgress?.(options.policyReport ? "yaml" : options.format) === true;
   // With --registry, a pass that asked for images not fetched yet is run again once they are
   // (with --cluster the session already fetches a resource's images with its cluster reads).
-  const { batches, mutated, explanations } = await withRegistryPasses(registry, async () => {
+  const { batches, apart, mutated, explanations } = await withRegistryPasses(registry, async () => {
     const batches: ResourceResponses[] = [];
+    /** Each resource's responses of the kinds Kyverno's CLI runs apart, listed after every other batch. */
+    const apart: ResourceResponses[] = [];
     const mutated: ProducedResource[] = [];
     const explanations: PolicyExplanation[] = [];
     for (const [index, resource] of loaded.resources.entries()) {
@@ -235,10 +238,11 @@ async function runWith(
       // As Kyverno 1.19's CLI (kyverno/kyverno#15332), JSON-mode ValidatingPolicies also run on each resource, as it stands after mutation, taken as a raw JSON payload.
       const asJson = applyToPayload(engine, policies.compiled, done.patched, allExceptions);
       batches.push({ index, ...(origin !== undefined ? { origin } : {}), responses: [...done.responses, ...asJson] });
+      apart.push({ index, ...(origin !== undefined ? { origin } : {}), responses: done.apart });
       if (!jsonEqual(done.patched, resource))
         mutated.push({ why: "mutated", policy: lastMutator(done.responses), rule: "", resource: done.patched });
     }
-    return { batches, mutated, explanations };
+    return { batches, apart, mutated, explanations };
   });
   io.progressDone();
   payloads.payloads.forEach((payload, i) => {
@@ -249,6 +253,7 @@ async function runWith(
       responses: applyToPayload(engine, policies.compiled, payload, allExceptions),
     });
   });
+  batches.push(...apartInKyvernoOrder(apart));
   // As Kyverno's CLI, after everything else: every HTTP-mode policy on each --http-payload request,
   // then every Envoy-mode policy on each --envoy-payload check.
   authzRequests.forEach(({ request, file }, i) => {
@@ -286,6 +291,21 @@ async function runWith(
   const exit = applyExitCode(countResults(rows), options);
   if (exit.message !== undefined) io.err(exit.message);
   return exit.code;
+}
+
+/**
+ * The kinds Kyverno's CLI runs apart, as its apply lists them after the other results: every
+ * ImageValidatingPolicy response resource by resource, then every DeletingPolicy one.
+ */
+function apartInKyvernoOrder(apart: readonly ResourceResponses[]): ResourceResponses[] {
+  const ranks = [...new Set(apart.flatMap((b) => b.responses.map((r) => apartRank(r.policy) ?? 0)))].sort(
+    (a, b) => a - b,
+  );
+  return ranks.flatMap((rank) =>
+    apart
+      .map((b) => ({ ...b, responses: b.responses.filter((r) => apartRank(r.policy) === rank) }))
+      .filter((b) => b.responses.length > 0),
+  );
 }
 
 /** The documents of the named sets; undefined (after saying why) when a name is unknown. */

@@ -198,7 +198,9 @@ Output formats (the same exit codes in each):
           generated resource ("Generate: ..."), per resource in kyverno apply's stages (ClusterPolicy/
           Policy mutate, their verifyImages, their validate, MutatingAdmissionPolicy, MutatingPolicy,
           ValidatingAdmissionPolicy, ValidatingPolicy, GeneratingPolicy, ClusterPolicy/Policy
-          generate, each seeing every patch before it); then per policy and resource "skipped mutate policy",
+          generate, each seeing every patch before it; after every resource, ImageValidatingPolicies
+          then DeletingPolicies, on the resources as given, ImageValidatingPolicies without digest
+          mutation); then per policy and resource "skipped mutate policy",
           "error while applying mutate|generate policy" and, for failed rules, "policy NAME ->
           resource NAMESPACE/Kind/name failed:" ("failed as audit warning:" with --audit-warn on an
           Audit policy; "JSON payload" for a --json, --http-payload or --envoy-payload payload) with "1 - RULE MESSAGE" per rule; then
@@ -206,9 +208,8 @@ Output formats (the same exit codes in each):
           kyverno apply's, it does not show validate errors on stdout: Bylaw names each on stderr
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It
           differs from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
-          "Invalid Policies:" on stdout), results come per resource in the order Bylaw evaluates
-          them (Kyverno lists ImageValidatingPolicy and DeletingPolicy results after all others),
-          YAML keys sort by code unit (go-yaml sorts digit runs by value), a MutatingPolicy's
+          "Invalid Policies:" on stdout), DeletingPolicies give no result on a --json payload
+          (Kyverno's say "json matched" or "json did not match"), YAML keys sort by code unit (go-yaml sorts digit runs by value), a MutatingPolicy's
           resource is printed only when it gave a result, a --json payload gets no kyverno.io mutate
           policy (Kyverno prints each one's "policy NAME applied to //:"), and --warn-exit-code's
           message goes to stderr (Kyverno prints "exit as warnExitCode is N" on stdout)

@@ -53,12 +53,75 @@ metadata: {name: web, namespace: shop}
 spec: {containers: [{name: c, image: nginx:1}]}
 `;
 
-async function apply(policies: string[]): Promise<string> {
-  const dir = tempTree({ "p.yaml": policies.join("---\n"), "r.yaml": pod });
+async function apply(policies: string[], resources = pod, flags: string[] = []): Promise<string> {
+  const dir = tempTree({ "p.yaml": policies.join("---\n"), "r.yaml": resources });
   const io = recordingIo();
-  await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml")], io);
+  await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), ...flags], io);
   return io.stdout.join("\n");
 }
+
+/** An ImageValidatingPolicy whose own check needs no registry: each image must come from ghcr.io. */
+const ghcrOnly = `apiVersion: policies.kyverno.io/v1
+kind: ImageValidatingPolicy
+metadata: {name: ghcr-only}
+spec:
+  validationActions: [Audit]
+  validationConfigurations: {verifyDigest: false, required: false}
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}
+  matchImageReferences:
+    - glob: "*"
+  attestors:
+    - name: cosign
+      cosign: {key: {data: "-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE8nXRh950IZbRj8Ra/N9sbqOPZrfM\\n5/KAQN0/KjHcorm/J5yctVd7iEcnessRQjU917hmKO6JWVGHpDguIyakZA==\\n-----END PUBLIC KEY-----"}}
+  validations:
+    - expression: "images.containers.all(i, i.startsWith('ghcr.io/'))"
+      message: images come from ghcr.io
+`;
+
+/** A DeletingPolicy for Pods without a team label. */
+const deleteTeamless = `apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata: {name: delete-teamless}
+spec:
+  schedule: "*/5 * * * *"
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [""], apiVersions: [v1], operations: ["*"], resources: [pods]}
+  conditions:
+    - name: teamless
+      expression: "!has(object.metadata.labels) || !('team' in object.metadata.labels)"
+`;
+
+/** A kyverno.io mutate policy that moves every container's image to ghcr.io and labels the Pod. */
+const toGhcr = `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata: {name: to-ghcr}
+spec:
+  rules:
+    - name: move
+      match: {any: [{resources: {kinds: [Pod]}}]}
+      mutate:
+        foreach:
+          - list: request.object.spec.containers
+            patchStrategicMerge:
+              metadata: {labels: {team: moved}}
+              spec: {containers: [{name: "{{ element.name }}", image: "ghcr.io/{{ element.name }}:1"}]}
+`;
+
+/** Two Pods and a ConfigMap, which no policy here selects (a DeletingPolicy gives it no result either). */
+const twoPods = `${pod}---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: shop}
+data: {a: b}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: api, namespace: shop, labels: {team: a}}
+spec: {containers: [{name: c, image: ghcr.io/api:1}]}
+`;
 
 describe("bylaw apply: Kyverno's CLI stages on one resource", () => {
   test("a kyverno.io validate rule sees no MutatingPolicy's patch, a ValidatingPolicy sees it, whatever the policy order", async () => {
@@ -81,5 +144,30 @@ describe("bylaw apply: Kyverno's CLI stages on one resource", () => {
     const final = "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    a: one\n    b: two\n  name: web\n";
     assert.ok(out.includes(`policy add-a applied to shop/Pod/web:\n${final}`), out);
     assert.ok(out.includes(`policy add-b applied to shop/Pod/web:\n${final}`), out);
+  });
+
+  test("ImageValidatingPolicies, then DeletingPolicies, come after every resource's other results, on the resources as given", async () => {
+    const out = await apply([ghcrOnly, deleteTeamless, requireTeamClassic], twoPods, ["-t"]);
+    const rows = [...out.matchAll(/^│ \d+ +│ (\S+) +│ (\S*) +│ (\S+) +│ (\w+) +│/gm)].map((m) => m.slice(1).join(" "));
+    assert.deepEqual(rows, [
+      "require-team check-team shop/Pod/web Fail",
+      "require-team check-team shop/Pod/api Pass",
+      "ghcr-only  shop/Pod/web Fail",
+      "ghcr-only  shop/Pod/api Pass",
+      "delete-teamless  shop/Pod/web Pass",
+      "delete-teamless  shop/Pod/api Fail",
+    ]);
+  });
+
+  test("ImageValidatingPolicies and DeletingPolicies see no mutation, and digests are not mutated", async () => {
+    // The image moved to ghcr.io and the label added by to-ghcr are not what they evaluate: both
+    // decide on the Pod as given. Without a registry, a digest mutation would be an error row.
+    const out = await apply([ghcrOnly, deleteTeamless, toGhcr], pod, ["-t"]);
+    const rows = [...out.matchAll(/^│ \d+ +│ (\S+) +│ (\S*) +│ (\S+) +│ (\w+) +│/gm)].map((m) => m.slice(1).join(" "));
+    assert.deepEqual(rows, [
+      "to-ghcr move shop/Pod/web Pass",
+      "ghcr-only  shop/Pod/web Fail",
+      "delete-teamless  shop/Pod/web Pass",
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 /** policies.kyverno.io DeletingPolicy and NamespacedDeletingPolicy: CEL conditions run on a schedule by the cleanup controller. */
-import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import { apartStage, CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
 /**
@@ -19,6 +19,7 @@ export const DELETING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "dpol",
   phases: ["delete"],
+  cliStages: apartStage(1),
 });
 
 export const NAMESPACED_DELETING_POLICY: PolicyKindDescriptor = descriptor({
@@ -31,4 +32,5 @@ export const NAMESPACED_DELETING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "ndpol",
   phases: ["delete"],
+  cliStages: apartStage(1),
 });

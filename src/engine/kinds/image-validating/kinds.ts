@@ -1,5 +1,5 @@
 /** policies.kyverno.io ImageValidatingPolicy and NamespacedImageValidatingPolicy: CEL image verification (this folder). */
-import { CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
+import { apartStage, CEL_POLICY_GROUP, descriptor } from "../descriptor.js";
 import type { PolicyKindDescriptor } from "../types.js";
 
 export const IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -11,6 +11,7 @@ export const IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "ivpol",
   phases: ["validate", "verifyImages"],
+  cliStages: apartStage(0),
 });
 
 export const NAMESPACED_IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -22,6 +23,7 @@ export const NAMESPACED_IMAGE_VALIDATING_POLICY: PolicyKindDescriptor = descript
   status: "cel",
   shortName: "nivpol",
   phases: ["validate", "verifyImages"],
+  cliStages: apartStage(0),
 });
 
 /** The versions of the CRDs an ImageValidatingPolicy is compiled at; another version is not run. */
