@@ -293,7 +293,7 @@ export function hasGenerateRules(p: CompiledPolicy): boolean {
  * kyverno.io policy keeps only that pass's rules (and applyRules applies within the pass, as
  * Kyverno's Mutate and VerifyAndPatchImages each apply it); a policy of another language is itself.
  */
-export function mutationPassOf(policy: CompiledPolicy, pass: "mutate" | "verifyImages"): CompiledPolicy {
+export function mutationPassOf<P extends CompiledPolicy>(policy: P, pass: "mutate" | "verifyImages"): P {
   if (policy.language !== "kyverno") return policy;
   const rules = policy.rules.filter(pass === "mutate" ? (r) => r.rule.mutate !== undefined : isImageVerifyOnlyRule);
   return { ...policy, rules, phases: kyvernoRulePhases(rules) };

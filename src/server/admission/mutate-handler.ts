@@ -1,8 +1,8 @@
 /**
  * The mutating webhook (`/mutate[/fail|/ignore]`, spec §8.1 step 1, §2.4), as Kyverno's mutation
- * handler: the standard mutate rules of each policy in policy order, each policy seeing the resource
- * the earlier ones patched; the answer is the net change as one base64 RFC 6902 patch, plus the
- * warnings of policies with emitWarning.
+ * handler: the standard mutate rules of each policy in policy order, then each policy's verifyImages
+ * rules (plans.ts buildMutatePlan), each seeing the resource the earlier ones patched; the answer is
+ * the net change as one base64 RFC 6902 patch, plus the warnings of policies with emitWarning.
  * - A policy with a failing or erroring rule contributes no patch. An error under failurePolicy Fail
  *   denies the request (`mutation policy <p> error: failed to apply policy <p> rules [<rule>: <msg>]`);
  *   under Ignore the request goes on without that policy's changes.
@@ -139,11 +139,15 @@ function mutateReview(
   const responses: PolicyResponse[] = [];
   /** Each IfNeeded MutatingPolicy that ran, with the object as it left it. */
   const after = new Map<string, Resource>();
-  /** One policy's response, in order: recorded; a Fail error denies; otherwise its patch (if it passed) is kept. */
-  const step = (response: PolicyResponse, seconds: number): HandlerResult | undefined => {
+  /**
+   * One policy's response, in order: recorded; a Fail error denies; otherwise its patch (if it passed)
+   * is kept. A reinvocation's response replaces the policy's first (a kyverno.io policy's mutate and
+   * verifyImages passes are two responses, never reinvoked).
+   */
+  const step = (response: PolicyResponse, seconds: number, reinvoked = false): HandlerResult | undefined => {
     recordRules(deps, subject, response, "mutate", seconds);
-    const earlier = responses.findIndex((r) => policyKey(r.policy) === policyKey(response.policy));
-    if (earlier !== -1) responses.splice(earlier, 1); // a reinvocation's answer replaces the first
+    const earlier = reinvoked ? responses.findIndex((r) => policyKey(r.policy) === policyKey(response.policy)) : -1;
+    if (earlier !== -1) responses.splice(earlier, 1);
     if (response.rules.length > 0) responses.push(response);
     const failed = response.rules.filter((r) => r.status === "fail" || r.status === "error");
     if (failed.length === 0) {
@@ -227,7 +231,7 @@ function mutateReview(
         if (!isInterruption(e)) throw e;
         return answer(again.slice(i));
       }
-      const denial = step(response, deps.now() - t0);
+      const denial = step(response, deps.now() - t0, true);
       if (denial !== undefined) return denial;
     }
     return undefined;

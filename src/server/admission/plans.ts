@@ -13,6 +13,7 @@ import {
   type CandidateIndex,
   isMutateExisting,
   mutateExistingRuleNames,
+  mutationPassOf,
   type PreparedRequest,
 } from "../../engine/index.js";
 import type { PolicySnapshot } from "../types.js";
@@ -172,26 +173,33 @@ function buildValidatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelec
   return { policies, enforceClass, auditWarn, auditOnly, indexes };
 }
 
+/**
+ * The mutating webhook's policies in Kyverno's two passes: every policy's mutate rules (mutate-existing
+ * rules left out: they are background work), then every policy's verifyImages rules (signatures,
+ * digests, the annotation), as Kyverno's webhook runs HandleMutation and then image verification on
+ * the mutated request. A kyverno.io policy with both takes part in each pass with that pass's rules
+ * (engine `mutationPassOf`); a MutatingPolicy or MutatingAdmissionPolicy mutates in the first, an
+ * ImageValidatingPolicy (its digests) in the second.
+ */
 function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): MutatePlan {
-  const policies: CompiledPolicy[] = [];
+  const mutating: CompiledPolicy[] = [];
+  const verifying: CompiledPolicy[] = [];
   for (const policy of all) {
     if (!appliesAtAdmission(policy) || !servedBy(policy, webhook)) continue;
-    // Only kyverno.io rules are narrowed (mutate-existing is theirs); any other kind mutates through its own body (kinds/mutating/).
     if (policy.language !== "kyverno") {
-      if (hasMutateRules(policy) || hasImageVerifyRules(policy)) policies.push(policy);
+      if (hasMutateRules(policy)) mutating.push(policy);
+      else if (hasImageVerifyRules(policy)) verifying.push(policy);
       continue;
     }
-    const match = { rules: policy.rules };
-    const standard = match.rules.filter((r) => r.rule.mutate !== undefined && !isMutateExisting(r));
-    // verifyImages rules run in the mutating webhook too, after the mutate rules (signatures, digests, annotation).
-    if (standard.length === 0 && !hasImageVerifyRules(policy)) continue;
-    const hasExisting = match.rules.some((r) => r.rule.mutate !== undefined && isMutateExisting(r));
-    policies.push(
-      hasExisting
-        ? { ...policy, rules: match.rules.filter((r) => !(r.rule.mutate !== undefined && isMutateExisting(r))) }
-        : policy,
-    );
+    // (kyverno.io rules are narrowed here: mutate-existing is theirs; another kind mutates through its own body.)
+    const mutate = mutationPassOf(policy, "mutate");
+    const standard = mutate.rules.filter((r) => !isMutateExisting(r));
+    if (standard.length > 0)
+      mutating.push(standard.length === mutate.rules.length ? mutate : { ...mutate, rules: standard });
+    const verify = mutationPassOf(policy, "verifyImages");
+    if (verify.rules.length > 0) verifying.push(verify);
   }
+  const policies = [...mutating, ...verifying];
   return { policies, index: indexPolicies(policies) };
 }
 

@@ -122,6 +122,52 @@ describe("verifyImages in admission, through the review-calls loop", () => {
     );
   });
 
+  it("every policy's mutate rules run before any policy's verifyImages rules, as Kyverno's mutating webhook: a later policy's rewrite is what is verified", async () => {
+    // The verifyImages policy is first; the policy after it moves the image to the signed repository.
+    const rewrite: JsonObject = {
+      apiVersion: "kyverno.io/v1",
+      kind: "ClusterPolicy",
+      metadata: { name: "to-team" },
+      spec: {
+        rules: [
+          {
+            name: "move",
+            match: { any: [{ resources: { kinds: ["Pod"] } }] },
+            mutate: {
+              foreach: [
+                {
+                  list: "request.object.spec.containers",
+                  patchStrategicMerge: {
+                    spec: { containers: [{ name: "{{ element.name }}", image: `${registry.host}/team/signed:1` }] },
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    };
+    const digest = digests["signed"] ?? "";
+    const deps = registryReviewDeps({ policies: [policy({}), rewrite], allow: ["127.0.0.0/8"] });
+    const mutated = await mutateObject(deps, teamPod("docker.io/library/nginx:1"));
+    assert.equal(mutated.response?.allowed, true, mutated.response?.status?.message);
+    const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as {
+      path: string;
+      value: unknown;
+    }[];
+    // Verified after the move: the digest is pinned and the annotation says so.
+    assert.equal(
+      ops.find((o) => o.path === "/spec/containers/0/image")?.value,
+      `${registry.host}/team/signed:1@${digest}`,
+    );
+    const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as
+      Record<string, string> | undefined;
+    assert.equal(
+      annotations?.["kyverno.io/verify-images"],
+      JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }),
+    );
+  });
+
   it("a registry the egress filter refuses is a rule error under failurePolicy Fail, not an allow", async () => {
     const answer = await review(setUp([]), `${registry.host}/team/signed:1`);
     assert.equal(answer.response?.allowed, false);
