@@ -13,6 +13,7 @@ export { jsonEqual } from "./api/json-equal.js";
 export { cloneJson } from "./api/json-copy.js";
 export { setOwn } from "./api/set-own.js";
 export { err, ok, type EngineError, type Result } from "./api/result.js";
+export { guessedPlural } from "./api/guessed-plural.js";
 export {
   parseApiVersion,
   resourceApiVersion,
@@ -85,6 +86,7 @@ export type { ExistingResources } from "./generate/index.js";
 export { applyJsonPatch, createJsonPatch, type JsonPatchOp } from "./mutate/json-patch/index.js";
 export {
   builtinTypedKinds,
+  offlineTypedKinds,
   typedKindsOf,
   mergeTypedSchemaData,
   typedKindsWithCrds,

@@ -4,6 +4,7 @@
  */
 import {
   type ExistingResources,
+  guessedPlural,
   type LabelSelector,
   ok,
   type Resource,
@@ -12,7 +13,6 @@ import {
   resourceName,
   resourceNamespace,
 } from "../engine/index.js";
-import { pluralOf } from "../platform/offline-resources.js";
 
 export function existingResources(resources: readonly Resource[]): ExistingResources {
   const same = (r: Resource, apiVersion: string, kind: string, namespace: string): boolean =>
@@ -24,8 +24,8 @@ export function existingResources(resources: readonly Resource[]): ExistingResou
     ...new Set(resources.filter((r) => resourceApiVersion(r) === apiVersion).map(resourceKind)),
   ];
   return {
-    kindOf: (apiVersion, resource) => ok(kinds(apiVersion).find((k) => pluralOf(k) === resource)),
-    resourceOf: (apiVersion, kind) => ok(kinds(apiVersion).includes(kind) ? pluralOf(kind) : undefined),
+    kindOf: (apiVersion, resource) => ok(kinds(apiVersion).find((k) => guessedPlural(k) === resource)),
+    resourceOf: (apiVersion, kind) => ok(kinds(apiVersion).includes(kind) ? guessedPlural(kind) : undefined),
     get: (apiVersion, kind, namespace, name) =>
       ok(resources.find((r) => same(r, apiVersion, kind, namespace) && resourceName(r) === name)),
     // The selector is applied again by the engine, so every object of the kind is offered. As a

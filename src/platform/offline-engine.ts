@@ -5,7 +5,14 @@
  * from a cluster is an error result naming the entry, never a pass. The built-in kinds are typed as
  * Kyverno's CLI types them (Kubernetes 1.32's OpenAPI).
  */
-import { builtinTypedKinds, createEngine, type Engine, type JsonObject, typedKindsWithCrds } from "../engine/index.js";
+import {
+  builtinTypedKinds,
+  createEngine,
+  type Engine,
+  type JsonObject,
+  offlineTypedKinds,
+  typedKindsWithCrds,
+} from "../engine/index.js";
 import { cryptoRandom, nodeHasher, nodeSignatures, systemClock } from "./node-ports.js";
 import { offlineContextSources, offlineHosts, type OfflineContextOptions } from "./offline-context.js";
 
@@ -22,8 +29,10 @@ export function createOfflineEngine(
     context: offlineContextSources(options),
     hosts: offlineHosts,
     signatures: nodeSignatures,
-    // A MutatingPolicy's ApplyConfiguration is converted with the built-in kinds' types, as Kyverno's CLI does.
-    typedKinds:
+    // A MutatingPolicy's ApplyConfiguration is converted with the built-in kinds' types (and the CRDs'),
+    // as Kyverno's CLI does; on a kind neither declares it is an error, as there.
+    typedKinds: offlineTypedKinds(
       options.crds !== undefined && options.crds.length > 0 ? typedKindsWithCrds(options.crds) : builtinTypedKinds,
+    ),
   });
 }

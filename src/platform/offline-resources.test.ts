@@ -1,7 +1,7 @@
 /** Objects given offline answer reads as Kyverno's CLI fake client: by resource, namespace and name, lists, and API URL paths. */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { OfflineResources, pluralOf } from "./offline-resources.js";
+import { OfflineResources } from "./offline-resources.js";
 import { offlineContextSources } from "./offline-context.js";
 
 const cm = (
@@ -28,16 +28,6 @@ const hpa = {
 const store = new OfflineResources([cm("default", "a", { team: "x" }), cm("default", "b"), cm("other", "a"), hpa]);
 
 describe("offline resources", () => {
-  test("a kind's resource is Kubernetes' guessed plural", () => {
-    assert.deepEqual(["Pod", "Ingress", "NetworkPolicy", "HorizontalPodAutoscaler", "Endpoints"].map(pluralOf), [
-      "pods",
-      "ingresses",
-      "networkpolicies",
-      "horizontalpodautoscalers",
-      "endpointses",
-    ]);
-  });
-
   test("get finds an object by apiVersion, resource, namespace and name; a missing one is Kubernetes' not-found text", () => {
     const r = store.get({ apiVersion: "v1", resource: "configmaps", namespace: "other", name: "a" });
     assert.ok(r.ok);

@@ -14,16 +14,8 @@ import {
   type ResourceList,
   type ResourceRead,
   type Result,
+  guessedPlural,
 } from "../engine/index.js";
-
-/** Kubernetes' UnsafeGuessKindToResource: `Pod` → `pods`, `Ingress` → `ingresses`, `Policy` → `policies`. */
-export function pluralOf(kind: string): string {
-  const k = kind.toLowerCase();
-  if (k === "") return k;
-  if (k.endsWith("s")) return `${k}es`;
-  if (k.endsWith("y")) return `${k.slice(0, -1)}ies`;
-  return `${k}s`;
-}
 
 function str(v: JsonValue | undefined): string {
   return typeof v === "string" ? v : "";
@@ -46,7 +38,7 @@ export class OfflineResources {
 
   constructor(objects: readonly JsonObject[]) {
     for (const o of objects) {
-      const key = `${str(o["apiVersion"])} ${pluralOf(str(o["kind"]))}`;
+      const key = `${str(o["apiVersion"])} ${guessedPlural(str(o["kind"]))}`;
       const list = this.#byResource.get(key) ?? [];
       list.push(o);
       this.#byResource.set(key, list);

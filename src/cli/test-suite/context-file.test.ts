@@ -317,8 +317,11 @@ results:
     );
   });
 
-  test("without them each widget is an error naming the kind and where its CRD goes; a bad CRD fails the suite", async () => {
-    const r = await run({ "policy.yaml": vpol, "widgets.yaml": widgets, "kyverno-test.yaml": widgetSuite("") });
+  test("without them a rule naming another plural than the guessed one is an error naming the kind and where its CRD goes; a bad CRD fails the suite", async () => {
+    // Widget's guessed plural is widgets (which would decide, as Kyverno's CLI guesses); a rule naming
+    // `gizmos` for it cannot tell a wrong guess from a miss.
+    const gizmos = vpol.replace("resources: [widgets]", "resources: [gizmos]");
+    const r = await run({ "policy.yaml": gizmos, "widgets.yaml": widgets, "kyverno-test.yaml": widgetSuite("") });
     assert.deepEqual(
       r.results.map((x) => x.actual),
       ["error", "error"],

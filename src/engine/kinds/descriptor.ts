@@ -1,4 +1,5 @@
 /** Builds a kind's descriptor with the defaults most kinds share. */
+import { guessedPlural } from "../api/guessed-plural.js";
 import type { CliStages, PolicyKindDescriptor } from "./types.js";
 
 type Given = Pick<PolicyKindDescriptor, "kind" | "group" | "scope" | "language" | "phases"> &
@@ -12,7 +13,8 @@ export function descriptor(given: Given): PolicyKindDescriptor {
     shortName: "",
     boundBy: undefined,
     reportSource: "",
-    resource: pluralOf(given.kind),
+    // The plural the kind's CRD declares: every policy kind's name ends in Policy (`…policies`).
+    resource: guessedPlural(given.kind),
     cliStages: KYVERNO_STAGES,
     ...given,
   };
@@ -51,12 +53,6 @@ export function celStage(stage: number): CliStages {
     listedLast: false,
     apart: undefined,
   };
-}
-
-/** The plural the kind's CRD declares: every policy kind's name ends in Policy (`…policies`). */
-function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  return lower.endsWith("y") ? `${lower.slice(0, -1)}ies` : `${lower}s`;
 }
 
 /** The policies.kyverno.io API group of the CEL policy kinds. */

@@ -1,7 +1,8 @@
 /**
  * `bylaw apply --crd-paths`: a CustomResourceDefinition tells the offline run what a custom kind's
- * API resource is, so matchConstraints.resourceRules that name it (`widgets`) decide; without it
- * such a rule is an error naming the kind, never a pass. Bad CRD input exits 2 naming the file.
+ * API resource is, so matchConstraints.resourceRules that name it (`widgets`) decide; without it a
+ * rule naming the kind's guessed plural decides (as Kyverno's CLI guesses), another is an error
+ * naming the kind, never a pass. Bad CRD input exits 2 naming the file.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -67,15 +68,47 @@ function rows(out: string): string[][] {
 }
 
 describe("bylaw apply --crd-paths", () => {
-  test("without the CRD a resourceRules match on a custom kind is an error naming the kind and the flag", async () => {
+  test("without the CRD a rule naming the kind's guessed plural decides, as Kyverno's CLI guesses it (Widget: widgets)", async () => {
     const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml"], { "p.yaml": vpol, "w.yaml": widgets });
     assert.equal(code, 1);
-    const got = rows(out);
-    assert.equal(got.length, 2);
-    for (const r of got) {
-      assert.equal(r[2], "error");
-      assert.match(r[3] ?? "", /kind Widget \(example\.com\/v1\) is not a built-in kind .*--crd-paths/);
-    }
+    assert.deepEqual(rows(out), [
+      ["small-widgets", "Widget/shop/w-small", "pass", "success"],
+      ["small-widgets", "Widget/shop/big", "fail", "widgets are at most 3"],
+    ]);
+  });
+
+  test("without the CRD a rule naming another plural (an irregular one the guess misses) is an error naming the kind and the flag", async () => {
+    const mice = vpol.replace("resources: [widgets]", "resources: [mice]");
+    const mouse = "apiVersion: example.com/v1\nkind: Mouse\nmetadata: {name: m, namespace: shop}\nspec: {size: 1}\n";
+    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/m.yaml"], { "p.yaml": mice, "m.yaml": mouse });
+    assert.equal(code, 1);
+    const [row, ...rest] = rows(out);
+    assert.deepEqual(rest, []);
+    assert.equal(row?.[2], "error");
+    assert.match(row?.[3] ?? "", /kind Mouse \(example\.com\/v1\) is not a built-in kind .*--crd-paths/);
+  });
+
+  test("without the CRD a MutatingPolicy's ApplyConfiguration on the custom kind is an error, as Kyverno's CLI has no type converter for it", async () => {
+    const mpol = `apiVersion: policies.kyverno.io/v1
+kind: MutatingPolicy
+metadata: {name: widget-label}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+  mutations:
+    - patchType: ApplyConfiguration
+      applyConfiguration: {expression: 'Object{metadata: Object.metadata{labels: {"a": "b"}}}'}
+`;
+    const { out } = await apply(["$DIR/p.yaml", "-r", "$DIR/w.yaml"], {
+      "p.yaml": mpol,
+      "w.yaml": widgets.split("---")[0] ?? "",
+    });
+    const [row] = rows(out);
+    assert.equal(row?.[2], "error");
+    assert.match(
+      row?.[3] ?? "",
+      /^failed to evaluate policy: error applying patch: type converter must not be nil: kind Widget \(example\.com\/v1\) has no schema offline/,
+    );
   });
 
   test("with the CRD (a file or its folder) the ValidatingPolicy and the ValidatingAdmissionPolicy decide on each widget", async () => {

@@ -2,12 +2,14 @@
  * A ValidatingPolicy's `matchConstraints` (Kubernetes MatchResources), compiled once: resourceRules
  * and excludeResourceRules (apiGroups, apiVersions, resources with subresources, operations,
  * resourceNames), namespaceSelector and objectSelector, as the API server matches them. A request
- * names a kind; rules name resources: a kind Bylaw cannot name (resource-names.ts) is `unknown`,
- * never silently unmatched (an `error` verdict naming it).
+ * names a kind; rules name resources: a kind Bylaw cannot name (resource-names.ts) matches a rule
+ * naming its guessed resource (as Kyverno's CLI guesses), and is otherwise `unknown`, never silently
+ * unmatched (an `error` verdict naming it).
  */
 import { isObject, type JsonObject, type JsonValue } from "../../api/json.js";
 import type { LabelSelector } from "../../api/policy.js";
 import { problem, type PolicyProblem } from "../../api/problem.js";
+import { guessedPlural } from "../../api/guessed-plural.js";
 import { resourceLabels, resourceName, resourceNamespace } from "../../api/resource.js";
 import { evaluateSelector } from "../../match/index.js";
 import { needsLabels } from "../../match/namespace-labels.js";
@@ -90,6 +92,10 @@ function ruleVerdict(rule: ResourceRule, req: MatchRequest, resource: string | u
   if (rule.names.length > 0 && !rule.names.includes(resourceName(req.resource))) return "no-match";
   if (resource === undefined) {
     if (!needsPlural(rule, req.subresource)) return "match";
+    // Kyverno's CLI guesses an unknown kind's resource (Kubernetes' UnsafeGuessKindToResource): a rule
+    // naming the guess matches, as there. A guess no rule names may be a wrong guess (an irregular
+    // plural), so it stays unknown, never a silent no-match.
+    if (resourceListed(rule.resources, guessedPlural(req.gvk.kind), req.subresource)) return "match";
     // An unknown kind of the core group is none of its resources: a rule naming only those cannot match it.
     return req.gvk.group === "" && namesOnlyCore(rule) ? "no-match" : "unknown";
   }

@@ -68,5 +68,18 @@ export function typedKindsOf(data: () => TypedSchemaData): TypedKinds {
   };
 }
 
+/**
+ * `kinds` as Kyverno's CLI types offline: a kind they do not know has no type converter, so an
+ * ApplyConfiguration on it errs (Kyverno: "type converter must not be nil"), never merged unconverted.
+ */
+export function offlineTypedKinds(kinds: TypedKinds): TypedKinds {
+  return {
+    typeOf: (apiVersion, kind) => kinds.typeOf(apiVersion, kind),
+    resolve: (node) => kinds.resolve(node),
+    missing: (apiVersion, kind) =>
+      `type converter must not be nil: kind ${kind} (${apiVersion}) has no schema offline (give its CustomResourceDefinition: bylaw apply --crd-paths, or in a test a clusterResources file's spec.crds)`,
+  };
+}
+
 /** Kubernetes 1.32's built-in kinds, as Kyverno v1.19's CLI types them. */
 export const builtinTypedKinds: TypedKinds = typedKindsOf(() => JSON.parse(TYPED_SCHEMA_JSON) as TypedSchemaData);
