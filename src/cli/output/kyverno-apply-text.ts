@@ -18,7 +18,7 @@ import {
   resourceName,
   resourceNamespace,
 } from "../../engine/index.js";
-import { writeKubeYaml } from "../../platform/yaml/index.js";
+import { writeGoYamlMap } from "../../platform/yaml/index.js";
 import { policyAction } from "./policy-action.js";
 import { summaryLine, type countResults } from "./types.js";
 
@@ -75,11 +75,11 @@ function resourcePath(r: Resource): string {
 function printed(resource: Resource, response: PolicyResponse, input: KyvernoApplyText): string {
   if (input.resources === "to-files") return "";
   let out = `\npolicy ${response.policy.name} applied to ${resourcePath(response.resource)}:`;
-  out += `\n${writeKubeYaml(resource)}\n---\n`;
+  out += `\n${writeGoYamlMap(resource)}\n---\n`;
   const targets = response.rules.flatMap((r) => (r.patchedTarget !== undefined ? [r.patchedTarget] : []));
   if (targets.length > 0) {
     out += "patched targets: \n";
-    for (const t of targets) out += `\n${writeKubeYaml(t)}\n---\n\n`;
+    for (const t of targets) out += `\n${writeGoYamlMap(t)}\n---\n\n`;
   }
   return out;
 }

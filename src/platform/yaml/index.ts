@@ -2,4 +2,4 @@ export { parseDocuments } from "./parse-documents.js";
 export { parseJsonDocument } from "./parse-json-document.js";
 
 export type { LoadedDocument, ParseLimits } from "./types.js";
-export { writeGoYaml, writeKubeYaml, writeYaml, writeYamlStream } from "./write-yaml.js";
+export { writeGoYaml, writeGoYamlMap, writeKubeYaml, writeYaml, writeYamlStream } from "./write-yaml.js";

@@ -22,7 +22,7 @@ import {
 } from "../../../test/support/yaml-readers.js";
 import type { JsonObject, JsonValue } from "../../engine/index.js";
 import { resolvePlain } from "./resolve-scalar.js";
-import { commentLine, writeKubeYaml, writeYaml, writeYamlStream } from "./write-yaml.js";
+import { commentLine, goKeyOrder, writeGoYamlMap, writeKubeYaml, writeYaml, writeYamlStream } from "./write-yaml.js";
 
 const READERS: [string, Reader][] = [
   ["YAML 1.2 (yaml core)", readYaml12],
@@ -221,6 +221,151 @@ describe("writeKubeYaml", () => {
     const values = strings.map((s) => ({ a: s, b: [{ c: s, d: { e: s } }] }));
     assert.deepEqual(
       mismatches(values, (vs) => vs.map((v) => writeKubeYaml(v)).join("---\n")),
+      [],
+    );
+  });
+});
+
+describe("writeGoYamlMap", () => {
+  test("as go-yaml v3's Marshal, byte for byte what kyverno apply 1.19 printed for these two resources", () => {
+    const configMap: JsonObject = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: {
+        name: "cm",
+        namespace: "default",
+        annotations: {
+          note: "a: b",
+          empty: "",
+          num: "0755",
+          long: "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp qqqq rrrr ssss tttt",
+        },
+        labels: { touched: "yes" },
+      },
+      data: {
+        script: "#!/bin/sh\necho hello\n  indented line\n",
+        trailing: "line1\nline2",
+        leading: "  spaced\nnext",
+        key10: "a",
+        key2: "b",
+        "weird key": "c",
+        obj: '{"a": 1}',
+      },
+    };
+    assert.equal(
+      writeGoYamlMap(configMap),
+      `${[
+        "apiVersion: v1",
+        "data:",
+        "    key2: b",
+        "    key10: a",
+        "    leading: |4-",
+        "          spaced",
+        "        next",
+        "    obj: '{\"a\": 1}'",
+        "    script: |",
+        "        #!/bin/sh",
+        "        echo hello",
+        "          indented line",
+        "    trailing: |-",
+        "        line1",
+        "        line2",
+        "    weird key: c",
+        "kind: ConfigMap",
+        "metadata:",
+        "    annotations:",
+        '        empty: ""',
+        "        long: aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp qqqq rrrr ssss tttt",
+        "        note: 'a: b'",
+        '        num: "0755"',
+        "    labels:",
+        '        touched: "yes"',
+        "    name: cm",
+        "    namespace: default",
+      ].join("\n")}\n`,
+    );
+    const deployment: JsonObject = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d", namespace: "default", labels: { touched: "yes" } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: "x" } },
+        template: {
+          metadata: { labels: { app: "x" } },
+          spec: {
+            containers: [
+              {
+                name: "c",
+                image: "nginx",
+                args: ["--a", "-b=1", "*"],
+                env: [],
+                resources: {},
+                ports: [{ containerPort: 80, protocol: "TCP" }],
+              },
+            ],
+            tolerations: [{ key: "k", operator: "Exists", effect: "NoSchedule" }],
+            x: [[1, 2], [3]],
+          },
+        },
+      },
+    };
+    assert.equal(
+      writeGoYamlMap(deployment),
+      `${[
+        "apiVersion: apps/v1",
+        "kind: Deployment",
+        "metadata:",
+        "    labels:",
+        '        touched: "yes"',
+        "    name: d",
+        "    namespace: default",
+        "spec:",
+        "    replicas: 2",
+        "    selector:",
+        "        matchLabels:",
+        "            app: x",
+        "    template:",
+        "        metadata:",
+        "            labels:",
+        "                app: x",
+        "        spec:",
+        "            containers:",
+        "                - args:",
+        "                    - --a",
+        "                    - -b=1",
+        "                    - '*'",
+        "                  env: []",
+        "                  image: nginx",
+        "                  name: c",
+        "                  ports:",
+        "                    - containerPort: 80",
+        "                      protocol: TCP",
+        "                  resources: {}",
+        "            tolerations:",
+        "                - effect: NoSchedule",
+        "                  key: k",
+        "                  operator: Exists",
+        "            x:",
+        "                - - 1",
+        "                  - 2",
+        "                - - 3",
+      ].join("\n")}\n`,
+    );
+  });
+
+  test("keys in go-yaml v3's order: digit runs by value, a letter before another character only right after a digit", () => {
+    assert.deepEqual(["key10", "key2", "key1"].sort(goKeyOrder), ["key1", "key2", "key10"]);
+    assert.deepEqual(["B", "_"].sort(goKeyOrder), ["_", "B"]);
+    assert.deepEqual(["1_", "1a"].sort(goKeyOrder), ["1a", "1_"]);
+    assert.deepEqual(["ab", "a"].sort(goKeyOrder), ["a", "ab"]);
+  });
+
+  test("what it writes reads back as written: hostile strings as keys and values, in maps and sequence items at several depths", () => {
+    const strings = [...fixedHostileStrings(), ...seededHostileStrings(300)];
+    const values = strings.map((s) => ({ [s]: s, a: s, b: [{ c: s, d: { e: [s, { f: s }] } }, [s]] }));
+    assert.deepEqual(
+      mismatches(values, (vs) => vs.map((v) => writeGoYamlMap(v)).join("---\n")),
       [],
     );
   });

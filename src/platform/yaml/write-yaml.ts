@@ -164,6 +164,116 @@ export function writeGoYaml(value: JsonValue): string {
   return stringify(value, GO_OPTIONS);
 }
 
+/**
+ * A JSON-like value as go-yaml v3's `Marshal` writes a map (Kyverno 1.19's CLI prints mutated and
+ * generated resources with it): v3's quoting (GO_OPTIONS), no line width, keys in v3's order
+ * (goKeyOrder), and v3's indentation: four spaces, a sequence indented
+ * under its key, a mapping in a sequence item two past the dash, and each level below that at the
+ * next multiple of four (so `- match:` at 8 has its keys at 12, not 14).
+ */
+export function writeGoYamlMap(value: JsonValue): string {
+  if (isMap(value) && Object.keys(value).length > 0) return mapLines(value, 0);
+  if (Array.isArray(value) && value.length > 0) return seqLines(value, 0);
+  return `${goScalar(value, { at: 0, content: 4 })}\n`;
+}
+
+type JsonMap = { readonly [key: string]: JsonValue };
+
+function isMap(v: JsonValue): v is JsonMap {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** go-yaml v3's next level below one at `indent`: the next multiple of four. */
+const below = (indent: number): number => 4 * Math.floor((indent + 4) / 4);
+
+function mapLines(map: JsonMap, indent: number): string {
+  const pad = " ".repeat(indent);
+  let out = "";
+  for (const key of Object.keys(map).sort(goKeyOrder)) {
+    const v = map[key] as JsonValue;
+    const k = goKey(key);
+    if (isMap(v) && Object.keys(v).length > 0) out += `${pad}${k}:\n${mapLines(v, below(indent))}`;
+    else if (Array.isArray(v) && v.length > 0) out += `${pad}${k}:\n${seqLines(v, below(indent))}`;
+    else out += `${pad}${k}: ${goScalar(v, { at: indent, content: below(indent) })}\n`;
+  }
+  return out;
+}
+
+const LETTER = /^\p{L}$/u;
+const DIGIT = /^[0-9]$/;
+
+/**
+ * go-yaml v3's order of a map's string keys: character by character; where they first differ, two
+ * letters by code point; a letter against another character, the letter first right after a digit
+ * and last otherwise; elsewhere the runs of digits starting there by value (`key2` before `key10`),
+ * then the shorter run, then by code point. A key that is a prefix of the other comes first.
+ */
+export function goKeyOrder(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let afterDigit = false;
+  for (let i = 0; i < x.length && i < y.length; i++) {
+    const p = x[i] as string;
+    const q = y[i] as string;
+    if (p === q) {
+      afterDigit = DIGIT.test(p);
+      continue;
+    }
+    const pl = LETTER.test(p);
+    const ql = LETTER.test(q);
+    if (pl && ql) return p < q ? -1 : 1;
+    if (pl || ql) return pl === afterDigit ? -1 : 1;
+    const pr = digitRun(x, i);
+    const qr = digitRun(y, i);
+    if (pr.value !== qr.value) return pr.value < qr.value ? -1 : 1;
+    if (pr.length !== qr.length) return pr.length - qr.length;
+    return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+function digitRun(chars: readonly string[], from: number): { value: number; length: number } {
+  let value = 0;
+  let i = from;
+  while (i < chars.length && DIGIT.test(chars[i] as string)) value = value * 10 + Number(chars[i++]);
+  return { value, length: i - from };
+}
+
+function seqLines(items: readonly JsonValue[], indent: number): string {
+  const pad = " ".repeat(indent);
+  let out = "";
+  for (const item of items) {
+    const nested =
+      isMap(item) && Object.keys(item).length > 0
+        ? mapLines(item, indent + 2)
+        : Array.isArray(item) && item.length > 0
+          ? seqLines(item, indent + 2)
+          : undefined;
+    // A nested collection starts on the dash's line.
+    out +=
+      nested !== undefined
+        ? `${pad}- ${nested.slice(indent + 2)}`
+        : `${pad}- ${goScalar(item, { at: indent, content: below(indent + 2) })}\n`;
+  }
+  return out;
+}
+
+/** A key as v3 writes it (quoted when it would read back as something else). */
+function goKey(key: string): string {
+  const line = stringify({ [key]: 0 }, GO_OPTIONS);
+  return line.slice(0, line.lastIndexOf(": 0"));
+}
+
+/**
+ * A scalar (or an empty collection) as v3 writes a value whose key (or dash) is at column `at`; a
+ * block scalar's lines at column `content`, its indentation indicator (when it needs one) that step.
+ */
+function goScalar(value: JsonValue, indent: { readonly at: number; readonly content: number }): string {
+  const text = stringify({ k: value }, { ...GO_OPTIONS, indent: 4 }).slice("k: ".length, -1);
+  const pad = " ".repeat(indent.content);
+  return text.replace(/^([|>])\d/, `$1${indent.content - indent.at}`).replace(/\n {4}/g, `\n${pad}`);
+}
+
 /** go-yaml v2's emitter width: past this column it breaks a flow scalar at its next single space. */
 const GO_V2_WIDTH = 80;
 /** Text go-yaml v2 calls printable throughout (is_printable: no control character, no U+FEFF, nothing past U+FFFD): it may go in single quotes. */

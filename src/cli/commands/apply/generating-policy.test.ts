@@ -33,7 +33,7 @@ test("bylaw apply prints the NetworkPolicy a GeneratingPolicy generates for a Na
   assert.match(out, /pass: 1, fail: 0, warn: 0, error: 0, skip: 0/);
   assert.match(
     out,
-    /\npolicy default-deny applied to \/Namespace\/team-a:\napiVersion: networking.k8s.io\/v1\nkind: NetworkPolicy\nmetadata:\n {2}name: default-deny\n {2}namespace: team-a\nspec:\n {2}podSelector: \{\}\n\n---\n\n\nGenerate:\nGeneration completed successfully\.\n/,
+    /\npolicy default-deny applied to \/Namespace\/team-a:\napiVersion: networking.k8s.io\/v1\nkind: NetworkPolicy\nmetadata:\n {4}name: default-deny\n {4}namespace: team-a\nspec:\n {4}podSelector: \{\}\n\n---\n\n\nGenerate:\nGeneration completed successfully\.\n/,
   );
   assert.doesNotMatch(out, /generate\.kyverno\.io\//);
   assert.doesNotMatch(io.stderr.join("\n"), /not supported/);

@@ -193,7 +193,8 @@ Output formats (the same exit codes in each):
           M resource(s)..." (with K exception(s)), N counting a ClusterPolicy/Policy's rules with their
           autogen copies and 1 per policy of another kind, M resources and JSON payloads; then each
           mutate policy's resource ("policy NAME applied to NAMESPACE/Kind/name:", the resource as
-          YAML with sorted keys, "Mutation: Mutation has been applied successfully."; under each
+          YAML as go-yaml v3 marshals it (sorted keys, four-space indentation), "Mutation: Mutation
+          has been applied successfully."; under each
           MutatingPolicy, the resource after all of them, as Kyverno runs them as one batch) and each
           generated resource ("Generate: ..."), per resource in kyverno apply's stages (ClusterPolicy/
           Policy mutate, their verifyImages, their validate, MutatingAdmissionPolicy, MutatingPolicy,
@@ -209,7 +210,7 @@ Output formats (the same exit codes in each):
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It
           differs from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
           "Invalid Policies:" on stdout), DeletingPolicies give no result on a --json payload
-          (Kyverno's say "json matched" or "json did not match"), YAML keys sort by code unit (go-yaml sorts digit runs by value), a MutatingPolicy's
+          (Kyverno's say "json matched" or "json did not match"), a MutatingPolicy's
           resource is printed only when it gave a result, a --json payload gets no kyverno.io mutate
           policy (Kyverno prints each one's "policy NAME applied to //:"), and --warn-exit-code's
           message goes to stderr (Kyverno prints "exit as warnExitCode is N" on stdout)

@@ -44,15 +44,16 @@ describe("bylaw apply: mutated and generated resources", () => {
       "policy add-team applied to shop/Pod/web:",
       "apiVersion: v1",
       "kind: Pod",
+      // go-yaml v3's layout, as Kyverno 1.19's CLI marshals it: four spaces, a sequence indented under its key.
       "metadata:",
-      "  labels:",
-      "    team: bravo",
-      "  name: web",
-      "  namespace: shop",
+      "    labels:",
+      "        team: bravo",
+      "    name: web",
+      "    namespace: shop",
       "spec:",
-      "  containers:",
-      "  - image: nginx:1",
-      "    name: c",
+      "    containers:",
+      "        - image: nginx:1",
+      "          name: c",
       "",
       "---",
       "",
@@ -65,7 +66,7 @@ describe("bylaw apply: mutated and generated resources", () => {
     assert.ok(out.startsWith(`\nApplying 4 policy rule(s) to 2 resource(s)...\n\n${mutated}`), out);
     assert.match(
       out,
-      /\npolicy quota applied to \/Namespace\/shop:\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n {2}labels:\n(?: {4}.*\n)*? {4}generate\.kyverno\.io\/policy-name: quota\n[^]*?\n---\n\n\nGenerate:\nGeneration completed successfully\.\npass: 2, fail: 0, warn: 0, error: 0, skip: 0 $/,
+      /\npolicy quota applied to \/Namespace\/shop:\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n {4}labels:\n(?: {8}.*\n)*? {8}generate\.kyverno\.io\/policy-name: quota\n[^]*?\n---\n\n\nGenerate:\nGeneration completed successfully\.\npass: 2, fail: 0, warn: 0, error: 0, skip: 0 $/,
     );
   });
 

@@ -135,13 +135,13 @@ describe("bylaw apply: Kyverno's CLI stages on one resource", () => {
     // The mutation still comes out on the resource.
     assert.match(
       out,
-      /policy add-team applied to shop\/Pod\/web:\napiVersion: v1\nkind: Pod\nmetadata:\n {2}labels:\n {4}team: alpha\n/,
+      /policy add-team applied to shop\/Pod\/web:\napiVersion: v1\nkind: Pod\nmetadata:\n {4}labels:\n {8}team: alpha\n/,
     );
   });
 
   test("two MutatingPolicies on one resource: the batch's final object under each one's header", async () => {
     const out = await apply([labelPolicy("add-a", "a", "one"), labelPolicy("add-b", "b", "two")]);
-    const final = "apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n    a: one\n    b: two\n  name: web\n";
+    const final = "apiVersion: v1\nkind: Pod\nmetadata:\n    labels:\n        a: one\n        b: two\n    name: web\n";
     assert.ok(out.includes(`policy add-a applied to shop/Pod/web:\n${final}`), out);
     assert.ok(out.includes(`policy add-b applied to shop/Pod/web:\n${final}`), out);
   });
