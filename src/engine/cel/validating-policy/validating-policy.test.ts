@@ -252,14 +252,19 @@ describe("ValidatingPolicy", () => {
     assert.deepEqual(run(selective, deployment("bad", {}, [{ name: "x", image: "nginx:latest" }])), []);
   });
 
-  test("a kind without a known resource name is an error naming it", () => {
-    const any = vpol({
-      ...noLatest,
-      matchConstraints: {
-        resourceRules: [{ apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["widgets"] }],
-      },
-    });
-    const [row] = run(any, { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } });
+  test("a kind without a known resource name matches a rule naming its guessed plural; another rule is an error naming it", () => {
+    const naming = (resource: string) =>
+      vpol({
+        ...noLatest,
+        matchConstraints: {
+          resourceRules: [{ apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: [resource] }],
+        },
+      });
+    const widget = { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } };
+    // Kyverno's CLI guesses widgets for Widget: the rule applies (and this policy's validation reads spec).
+    const [guessed] = run(naming("widgets"), widget);
+    assert.deepEqual(guessed?.slice(1), ["error", "error: no such key: spec"]);
+    const [row] = run(naming("gadgets"), widget);
     assert.equal(row?.[1], "error");
     assert.match(row?.[2] ?? "", /kind Widget \(example.com\/v1\) is not a built-in kind/);
   });
