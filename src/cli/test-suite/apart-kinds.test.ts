@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { offlineEngine } from "../offline/offline-engine.js";
 import { tempTree } from "../../../test/support/temp-dir.js";
+import { GHCR_ONLY_IVP } from "../../../test/support/image-policies.js";
 import { runSuites } from "./run-suite.js";
 
 const addLabel = `apiVersion: kyverno.io/v1
@@ -28,19 +29,6 @@ spec:
     resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: ["*"], resources: [pods]}]
   conditions: [{name: no-owner, expression: "!has(object.metadata.labels) || !('owner' in object.metadata.labels)"}]
 `;
-const ghcrOnly = `apiVersion: policies.kyverno.io/v1
-kind: ImageValidatingPolicy
-metadata: {name: ghcr-only}
-spec:
-  validationActions: [Audit]
-  validationConfigurations: {verifyDigest: false, required: false}
-  matchConstraints:
-    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}]
-  matchImageReferences: [{glob: "*"}]
-  attestors:
-    - {name: cosign, cosign: {key: {data: "-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE8nXRh950IZbRj8Ra/N9sbqOPZrfM\\n5/KAQN0/KjHcorm/J5yctVd7iEcnessRQjU917hmKO6JWVGHpDguIyakZA==\\n-----END PUBLIC KEY-----"}}}
-  validations: [{expression: "images.containers.all(i, i.startsWith('ghcr.io/'))", message: images come from ghcr.io}]
-`;
 const pod = `apiVersion: v1
 kind: Pod
 metadata: {name: bare, namespace: default}
@@ -49,7 +37,7 @@ spec: {containers: [{name: c, image: docker.io/web:1}]}
 
 test("ImageValidatingPolicies and DeletingPolicies decide on the resource as given, not as mutate policies patched it", async () => {
   const dir = tempTree({
-    "policy.yaml": [addLabel, deleteUnowned, ghcrOnly].join("---\n"),
+    "policy.yaml": [addLabel, deleteUnowned, GHCR_ONLY_IVP].join("---\n"),
     "resources.yaml": pod,
     "kyverno-test.yaml": `apiVersion: cli.kyverno.io/v1alpha1
 kind: Test

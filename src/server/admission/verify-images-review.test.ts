@@ -52,6 +52,28 @@ const policy = (entry: JsonObject = { verifyDigest: false, mutateDigest: false }
 const teamPod = (image: string): JsonObject =>
   pod({ name: "p", namespace: "team", containers: [{ name: "c", image }] });
 
+/**
+ * The mutating webhook's patch pins the signed image's digest and writes the verify-images
+ * annotation saying it passed; the annotations it writes.
+ */
+function assertSignedPinned(mutated: AdmissionReviewJson): Record<string, string> | undefined {
+  const digest = digests["signed"] ?? "";
+  const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as {
+    path: string;
+    value: unknown;
+  }[];
+  assert.equal(
+    ops.find((o) => o.path === "/spec/containers/0/image")?.value,
+    `${registry.host}/team/signed:1@${digest}`,
+  );
+  const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as Record<string, string> | undefined;
+  assert.equal(
+    annotations?.["kyverno.io/verify-images"],
+    JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }),
+  );
+  return annotations;
+}
+
 describe("verifyImages in admission, through the review-calls loop", () => {
   before(async () => {
     await registry.start();
@@ -89,21 +111,7 @@ describe("verifyImages in admission, through the review-calls loop", () => {
     const deps = registryReviewDeps({ policies: [policy({})], allow: ["127.0.0.0/8"] });
     const mutated = await mutateObject(deps, teamPod(`${registry.host}/team/signed:1`));
     assert.equal(mutated.response?.allowed, true);
-    const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as {
-      op: string;
-      path: string;
-      value: unknown;
-    }[];
-    assert.deepEqual(
-      ops.find((o) => o.path === "/spec/containers/0/image")?.value,
-      `${registry.host}/team/signed:1@${digest}`,
-    );
-    const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as
-      Record<string, string> | undefined;
-    assert.equal(
-      annotations?.["kyverno.io/verify-images"],
-      JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }),
-    );
+    const annotations = assertSignedPinned(mutated);
     const admitted = await reviewObject(deps, {
       ...teamPod(`${registry.host}/team/signed:1@${digest}`),
       metadata: { name: "p", namespace: "team", annotations: annotations ?? {} },
@@ -147,25 +155,11 @@ describe("verifyImages in admission, through the review-calls loop", () => {
         ],
       },
     };
-    const digest = digests["signed"] ?? "";
     const deps = registryReviewDeps({ policies: [policy({}), rewrite], allow: ["127.0.0.0/8"] });
     const mutated = await mutateObject(deps, teamPod("docker.io/library/nginx:1"));
     assert.equal(mutated.response?.allowed, true, mutated.response?.status?.message);
-    const ops = JSON.parse(Buffer.from(mutated.response?.patch ?? "", "base64").toString("utf8")) as {
-      path: string;
-      value: unknown;
-    }[];
     // Verified after the move: the digest is pinned and the annotation says so.
-    assert.equal(
-      ops.find((o) => o.path === "/spec/containers/0/image")?.value,
-      `${registry.host}/team/signed:1@${digest}`,
-    );
-    const annotations = ops.find((o) => o.path === "/metadata/annotations")?.value as
-      Record<string, string> | undefined;
-    assert.equal(
-      annotations?.["kyverno.io/verify-images"],
-      JSON.stringify({ [`${registry.host}/team/signed@${digest}`]: "pass" }),
-    );
+    assertSignedPinned(mutated);
   });
 
   it("a registry the egress filter refuses is a rule error under failurePolicy Fail, not an allow", async () => {

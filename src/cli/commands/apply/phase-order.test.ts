@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { main } from "../../main.js";
 import { recordingIo } from "../../../../test/support/fake-io.js";
 import { tempTree } from "../../../../test/support/temp-dir.js";
+import { GHCR_ONLY_IVP } from "../../../../test/support/image-policies.js";
 
 const labelPolicy = (name: string, key: string, value: string) => `apiVersion: policies.kyverno.io/v1
 kind: MutatingPolicy
@@ -59,26 +60,6 @@ async function apply(policies: string[], resources = pod, flags: string[] = []):
   await main(["apply", join(dir, "p.yaml"), "-r", join(dir, "r.yaml"), ...flags], io);
   return io.stdout.join("\n");
 }
-
-/** An ImageValidatingPolicy whose own check needs no registry: each image must come from ghcr.io. */
-const ghcrOnly = `apiVersion: policies.kyverno.io/v1
-kind: ImageValidatingPolicy
-metadata: {name: ghcr-only}
-spec:
-  validationActions: [Audit]
-  validationConfigurations: {verifyDigest: false, required: false}
-  matchConstraints:
-    resourceRules:
-      - {apiGroups: [""], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [pods]}
-  matchImageReferences:
-    - glob: "*"
-  attestors:
-    - name: cosign
-      cosign: {key: {data: "-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE8nXRh950IZbRj8Ra/N9sbqOPZrfM\\n5/KAQN0/KjHcorm/J5yctVd7iEcnessRQjU917hmKO6JWVGHpDguIyakZA==\\n-----END PUBLIC KEY-----"}}
-  validations:
-    - expression: "images.containers.all(i, i.startsWith('ghcr.io/'))"
-      message: images come from ghcr.io
-`;
 
 /** A DeletingPolicy for Pods without a team label. */
 const deleteTeamless = `apiVersion: policies.kyverno.io/v1
@@ -147,7 +128,7 @@ describe("bylaw apply: Kyverno's CLI stages on one resource", () => {
   });
 
   test("ImageValidatingPolicies, then DeletingPolicies, come after every resource's other results, on the resources as given", async () => {
-    const out = await apply([ghcrOnly, deleteTeamless, requireTeamClassic], twoPods, ["-t"]);
+    const out = await apply([GHCR_ONLY_IVP, deleteTeamless, requireTeamClassic], twoPods, ["-t"]);
     const rows = [...out.matchAll(/^│ \d+ +│ (\S+) +│ (\S*) +│ (\S+) +│ (\w+) +│/gm)].map((m) => m.slice(1).join(" "));
     assert.deepEqual(rows, [
       "require-team check-team shop/Pod/web Fail",
@@ -162,7 +143,7 @@ describe("bylaw apply: Kyverno's CLI stages on one resource", () => {
   test("ImageValidatingPolicies and DeletingPolicies see no mutation, and digests are not mutated", async () => {
     // The image moved to ghcr.io and the label added by to-ghcr are not what they evaluate: both
     // decide on the Pod as given. Without a registry, a digest mutation would be an error row.
-    const out = await apply([ghcrOnly, deleteTeamless, toGhcr], pod, ["-t"]);
+    const out = await apply([GHCR_ONLY_IVP, deleteTeamless, toGhcr], pod, ["-t"]);
     const rows = [...out.matchAll(/^│ \d+ +│ (\S+) +│ (\S*) +│ (\S+) +│ (\w+) +│/gm)].map((m) => m.slice(1).join(" "));
     assert.deepEqual(rows, [
       "to-ghcr move shop/Pod/web Pass",
