@@ -210,8 +210,11 @@ Output formats (the same exit codes in each):
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It
           differs from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
           "Invalid Policies:" on stdout), DeletingPolicies give no result on a --json payload
-          (Kyverno's say "json matched" or "json did not match"), a MutatingPolicy's
-          resource is printed only when it gave a result, a --json payload gets no kyverno.io mutate
+          (Kyverno's say "json matched" or "json did not match"), Kyverno 1.19 counts each
+          MutatingPolicy result twice in the totals (Bylaw once), a mutate rule that errs leaves
+          Kyverno's printed resource "{}" (Bylaw prints the resource), a MutatingPolicy's
+          resource is printed only when it gave a result (Kyverno also prints it for each
+          autogen variant), a --json payload gets no kyverno.io mutate
           policy (Kyverno prints each one's "policy NAME applied to //:"), and --warn-exit-code's
           message goes to stderr (Kyverno prints "exit as warnExitCode is N" on stdout)
   summary for people, Bylaw's own: each resource with findings, under its file and line, then each
