@@ -161,6 +161,22 @@ export function explainProcessed(
   return out;
 }
 
+/**
+ * The policies Kyverno's CLI runs apart (kinds/types.ts CliStages `apart`) on one JSON payload, in
+ * rank then policy order: a DeletingPolicy says whether it would delete it ("json matched");
+ * kinds that give a payload nothing leave no response.
+ */
+export function applyApartToPayload(
+  engine: Engine,
+  policies: readonly CompiledPolicy[],
+  payload: JsonObject,
+  exceptions: readonly AnyCompiledException[],
+): PolicyResponse[] {
+  return apartOf(policies)
+    .map((p) => engine.validateJson(p, exceptions.length > 0 ? { payload, exceptions } : { payload }))
+    .filter((r) => r.rules.length > 0);
+}
+
 /** Every JSON-mode policy on one payload, in policy order. */
 export function applyToPayload(
   engine: Engine,

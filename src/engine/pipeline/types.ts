@@ -1,4 +1,4 @@
-import type { JsonValue } from "../api/json.js";
+import type { JsonObject, JsonValue } from "../api/json.js";
 import type { GroupVersionKind, Operation, RequestUserInfo, Resource } from "../api/resource.js";
 import type { RuleResult } from "../api/rule-result.js";
 import type { FunctionContext, JmesPathEngine } from "../jmespath/types.js";
@@ -71,4 +71,13 @@ export interface PolicyResponse {
   readonly rules: readonly RuleResult[];
   /** Mutate: the resource after this policy's patches (the input itself when nothing changed). */
   readonly patchedResource?: Resource;
+}
+
+/** One JSON payload (`apply --json`, a test's jsonPayloads) for validateJson. */
+export interface JsonPayloadRequest {
+  readonly payload: JsonObject;
+  /** PolicyExceptions to honour (only policies.kyverno.io ones can name a JSON-mode or DeletingPolicy). */
+  readonly exceptions?: readonly AnyCompiledException[];
+  /** Kyverno's `--exceptionNamespace`: when set, only exceptions in these namespaces are honoured. */
+  readonly exceptionNamespaces?: readonly string[];
 }

@@ -2,25 +2,22 @@
  * A ValidatingPolicy with `spec.evaluation.mode: JSON` against one JSON payload that is not a
  * Kubernetes object (Kyverno's vpol evaluateJson): no matchConstraints; `object` is the payload,
  * `oldObject`, `request` and `namespaceObject` are null; policies.kyverno.io PolicyExceptions
- * naming the policy apply as they do to resources. Every other policy (a Kubernetes-mode
- * ValidatingPolicy, a ClusterPolicy, …) never runs on a payload: its response has no rules.
+ * naming the policy apply as they do to resources. A DeletingPolicy answers whether it would delete
+ * the payload (kinds/deleting/evaluate.ts; Kyverno's CLI runs those apart, `runsOnJson` is false for
+ * them). Every other policy (a Kubernetes-mode ValidatingPolicy, a ClusterPolicy, …) never runs on a
+ * payload: its response has no rules.
  */
 import { isObject, type JsonObject, type JsonValue } from "../api/json.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
-import { celExceptionsFor, exceptionRefusal, type AnyCompiledException } from "../exceptions/cel/index.js";
+import { celExceptionsFor, exceptionRefusal } from "../exceptions/cel/index.js";
 import { evaluateBody } from "../cel/validating-policy/evaluate.js";
 import { toCel } from "../cel/values.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
-import type { EngineEnv, PolicyResponse } from "./types.js";
-import type { CelValidatingProgram } from "../kinds/validating/body.js";
+import type { EngineEnv, JsonPayloadRequest, PolicyResponse } from "./types.js";
 
-export interface JsonPayloadRequest {
-  readonly payload: JsonObject;
-  /** PolicyExceptions to honour (only policies.kyverno.io ones can name a JSON-mode policy). */
-  readonly exceptions?: readonly AnyCompiledException[];
-  /** Kyverno's `--exceptionNamespace`: when set, only exceptions in these namespaces are honoured. */
-  readonly exceptionNamespaces?: readonly string[];
-}
+export type { JsonPayloadRequest } from "./types.js";
+import type { CelValidatingProgram } from "../kinds/validating/body.js";
+import { deletingJsonResponse } from "../kinds/deleting/evaluate.js";
 
 /** True when the policy runs on JSON payloads (a ValidatingPolicy with evaluation.mode JSON). */
 export function runsOnJson(policy: CompiledPolicy): boolean {
@@ -42,6 +39,8 @@ export function validateJsonPayload(
   env: EngineEnv,
 ): PolicyResponse {
   const payload = request.payload;
+  // Kyverno's CLI also applies DeletingPolicies to each payload (after every resource).
+  if (policy.language === "deleting") return deletingJsonResponse(policy, request, env);
   const compiled = jsonProgram(policy);
   const cel = compiled?.program;
   if (compiled === undefined || cel?.kind !== "validating-policy") return { policy, resource: payload, rules: [] };

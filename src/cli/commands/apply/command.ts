@@ -23,6 +23,7 @@ import { cliRegistryAccess } from "../../offline/registry-setup.js";
 import { type RegistryAccess, withRegistryPasses } from "../../../platform/registry/index.js";
 import {
   apartRank,
+  applyApartToPayload,
   applyToAuthzRequest,
   applyToPayload,
   explainProcessed,
@@ -253,6 +254,15 @@ async function runWith(
       responses: applyToPayload(engine, policies.compiled, payload, allExceptions),
     });
   });
+  // The kinds run apart on the payloads too, each rank after its resources (Kyverno: DeletingPolicies on --json payloads).
+  payloads.payloads.forEach((payload, i) => {
+    const origin = payloads.origins[i];
+    apart.push({
+      index: loaded.resources.length + i,
+      ...(origin !== undefined ? { origin } : {}),
+      responses: applyApartToPayload(engine, policies.compiled, payload, allExceptions),
+    });
+  });
   batches.push(...apartInKyvernoOrder(apart));
   // As Kyverno's CLI, after everything else: every HTTP-mode policy on each --http-payload request,
   // then every Envoy-mode policy on each --envoy-payload check.
@@ -295,7 +305,8 @@ async function runWith(
 
 /**
  * The kinds Kyverno's CLI runs apart, as its apply lists them after the other results: every
- * ImageValidatingPolicy response resource by resource, then every DeletingPolicy one.
+ * ImageValidatingPolicy response resource by resource, then every DeletingPolicy one (resources,
+ * then JSON payloads).
  */
 function apartInKyvernoOrder(apart: readonly ResourceResponses[]): ResourceResponses[] {
   const ranks = [...new Set(apart.flatMap((b) => b.responses.map((r) => apartRank(r.policy) ?? 0)))].sort(

@@ -200,8 +200,9 @@ Output formats (the same exit codes in each):
           Policy mutate, their verifyImages, their validate, MutatingAdmissionPolicy, MutatingPolicy,
           ValidatingAdmissionPolicy, ValidatingPolicy, GeneratingPolicy, ClusterPolicy/Policy
           generate, each seeing every patch before it; after every resource, ImageValidatingPolicies
-          then DeletingPolicies, on the resources as given, ImageValidatingPolicies without digest
-          mutation); then per policy and resource "skipped mutate policy",
+          then DeletingPolicies (on the resources as given, then on each --json payload: "json
+          matched" or "json did not match"), ImageValidatingPolicies without digest mutation); then
+          per policy and resource "skipped mutate policy",
           "error while applying mutate|generate policy" and, for failed rules, "policy NAME ->
           resource NAMESPACE/Kind/name failed:" ("failed as audit warning:" with --audit-warn on an
           Audit policy; "JSON payload" for a --json, --http-payload or --envoy-payload payload) with "1 - RULE MESSAGE" per rule; then
@@ -209,8 +210,7 @@ Output formats (the same exit codes in each):
           kyverno apply's, it does not show validate errors on stdout: Bylaw names each on stderr
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It
           differs from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
-          "Invalid Policies:" on stdout), DeletingPolicies give no result on a --json payload
-          (Kyverno's say "json matched" or "json did not match"), Kyverno 1.19 counts each
+          "Invalid Policies:" on stdout), Kyverno 1.19 counts each
           MutatingPolicy result twice in the totals (Bylaw once), a mutate rule that errs leaves
           Kyverno's printed resource "{}" (Bylaw prints the resource), a MutatingPolicy's
           resource is printed only when it gave a result (Kyverno also prints it for each

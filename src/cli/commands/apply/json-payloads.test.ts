@@ -142,6 +142,45 @@ spec:
     assert.equal(code, 2);
     assert.match(err, /--json: .*list\.json: document 1: a JSON payload must be an object \(got a list\)/);
   });
+
+  test("a DeletingPolicy says of each payload whether it would delete it, as Kyverno's CLI: 'json matched' or 'json did not match', after the resources", async () => {
+    const dpol = `apiVersion: policies.kyverno.io/v1
+kind: DeletingPolicy
+metadata: {name: stale}
+spec:
+  schedule: "*/5 * * * *"
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: ["*"], resources: [pods]}]
+  conditions: [{name: stale, expression: "object.metadata.?labels.stale.orValue('') == 'yes'"}]
+`;
+    const { code, out } = await cli(
+      [
+        "apply",
+        "$DIR/p.yaml",
+        "-r",
+        "$DIR/pod.yaml",
+        "--json",
+        "$DIR/a.json",
+        "--json",
+        "$DIR/b.json",
+        "--output-format",
+        "json",
+      ],
+      {
+        "p.yaml": dpol,
+        "pod.yaml": pod,
+        // Without an apiVersion and a kind a payload is not matched against matchConstraints: the conditions decide.
+        "a.json": JSON.stringify({ metadata: { name: "a", labels: { stale: "yes" } } }),
+        "b.json": JSON.stringify({ metadata: { name: "b" } }),
+      },
+    );
+    assert.equal(code, 1, out);
+    assert.deepEqual(rows(out), [
+      ["stale", "Pod/shop/web", "fail", "resource did not match"],
+      ["stale", "JSON/a", "pass", "json matched"],
+      ["stale", "JSON/b", "fail", "json did not match"],
+    ]);
+  });
 });
 
 describe("bylaw test with jsonPayloads", () => {

@@ -30,6 +30,11 @@ interface DeletingCandidate {
   readonly namespaceObject?: Resource | null;
   /** Its resource's plural when the caller knows it (listed from the API server); else a built-in kind's. */
   readonly plural?: string;
+  /**
+   * A JSON payload (`apply --json`), not a Kubernetes object: without an apiVersion and a kind it is
+   * not matched against matchConstraints, only the conditions decide (Kyverno's dpol engine).
+   */
+  readonly payload?: boolean;
 }
 
 type DeletingVerdict =
@@ -52,14 +57,17 @@ export function deletingVerdict(
   const resource = candidate.resource;
   const kind = typeof resource["kind"] === "string" ? resource["kind"] : "";
   const { group, version } = parseApiVersion(typeof resource["apiVersion"] === "string" ? resource["apiVersion"] : "");
-  const verdict = body.constraints.decide({
-    resource,
-    operation: "CREATE",
-    gvk: { group, version, kind, ...(candidate.plural !== undefined ? { resource: candidate.plural } : {}) },
-    subresource: "",
-    namespaceLabels: candidate.namespaceLabels,
-    policyNamespace: run.policyNamespace,
-  });
+  const untyped = candidate.payload === true && (kind === "" || version === "");
+  const verdict = untyped
+    ? { kind: "match" as const }
+    : body.constraints.decide({
+        resource,
+        operation: "CREATE",
+        gvk: { group, version, kind, ...(candidate.plural !== undefined ? { resource: candidate.plural } : {}) },
+        subresource: "",
+        namespaceLabels: candidate.namespaceLabels,
+        policyNamespace: run.policyNamespace,
+      });
   if (verdict.kind === "no-match") return { kind: "not-selected" };
   if (verdict.kind === "error") return { kind: "error", message: verdict.message };
   if (run.refused !== undefined) return { kind: "error", message: run.refused };

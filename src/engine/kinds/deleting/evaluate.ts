@@ -8,7 +8,7 @@
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
-import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
+import type { EngineEnv, JsonPayloadRequest, PolicyResponse } from "../../pipeline/types.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { KindEvaluation } from "../kind-evaluation.js";
 import { noGeneration, noMutation } from "../no-phase.js";
@@ -33,22 +33,48 @@ function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineE
     },
   );
   if (verdict.kind === "not-selected") return { policy, resource, rules: [] };
-  return { policy, resource, rules: [resultOf(policy.name, verdict)] };
+  return { policy, resource, rules: [resultOf(policy.name, verdict, "resource")] };
+}
+
+/**
+ * A DeletingPolicy on a JSON payload (`apply --json`), as Kyverno's CLI applies it: "json matched" /
+ * "json did not match"; a payload with no apiVersion and kind is decided by the conditions alone;
+ * `namespaceObject` is null.
+ */
+export function deletingJsonResponse(
+  policy: CompiledPolicy,
+  request: JsonPayloadRequest,
+  env: EngineEnv,
+): PolicyResponse {
+  const resource = request.payload;
+  if (policy.language !== "deleting") return { policy, resource, rules: [] };
+  const verdict = deletingPolicyVerdict(
+    policy,
+    { resource, namespaceLabels: {}, namespaceObject: null, payload: true },
+    {
+      ports: env.ports,
+      ...(request.exceptions !== undefined ? { exceptions: request.exceptions } : {}),
+      ...(request.exceptionNamespaces !== undefined ? { exceptionNamespaces: request.exceptionNamespaces } : {}),
+    },
+  );
+  if (verdict.kind === "not-selected") return { policy, resource, rules: [] };
+  return { policy, resource, rules: [resultOf(policy.name, verdict, "json")] };
 }
 
 function resultOf(
   name: string,
   verdict: Exclude<ReturnType<typeof deletingVerdict>, { readonly kind: "not-selected" }>,
+  what: "resource" | "json",
 ): RuleResult {
   switch (verdict.kind) {
     case "delete":
-      return ruleResult(name, "Deletion", "pass", "resource matched");
+      return ruleResult(name, "Deletion", "pass", `${what} matched`);
     case "error":
       return ruleResult(name, "Deletion", "error", verdict.message);
     case "keep":
       if (verdict.exceptions !== undefined)
-        return { ...ruleResult(name, "Deletion", "fail", "resource did not match"), exceptions: verdict.exceptions };
-      return ruleResult(name, "Deletion", "fail", "resource did not match");
+        return { ...ruleResult(name, "Deletion", "fail", `${what} did not match`), exceptions: verdict.exceptions };
+      return ruleResult(name, "Deletion", "fail", `${what} did not match`);
   }
 }
 
