@@ -14,8 +14,6 @@ import { evaluateBody } from "../cel/validating-policy/evaluate.js";
 import { toCel } from "../cel/values.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 import type { EngineEnv, JsonPayloadRequest, PolicyResponse } from "./types.js";
-
-export type { JsonPayloadRequest } from "./types.js";
 import type { CelValidatingProgram } from "../kinds/validating/body.js";
 import { deletingJsonResponse } from "../kinds/deleting/evaluate.js";
 

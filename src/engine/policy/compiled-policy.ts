@@ -295,9 +295,21 @@ export function hasGenerateRules(p: CompiledPolicy): boolean {
  */
 export function mutationPassOf<P extends CompiledPolicy>(policy: P, pass: "mutate" | "verifyImages"): P {
   if (policy.language !== "kyverno") return policy;
-  const rules = policy.rules.filter(pass === "mutate" ? (r) => r.rule.mutate !== undefined : isImageVerifyOnlyRule);
-  return { ...policy, rules, phases: kyvernoRulePhases(rules) };
+  // Built once per compiled policy and pass: `apply` asks for every resource.
+  const known = mutationPasses.get(policy) ?? {};
+  let part = known[pass];
+  if (part === undefined) {
+    const rules = policy.rules.filter(pass === "mutate" ? (r) => r.rule.mutate !== undefined : isImageVerifyOnlyRule);
+    part = { ...policy, rules, phases: kyvernoRulePhases(rules) };
+    mutationPasses.set(policy, { ...known, [pass]: part });
+  }
+  return part as P;
 }
+
+const mutationPasses = new WeakMap<
+  KyvernoCompiledPolicy,
+  { readonly mutate?: KyvernoCompiledPolicy; readonly verifyImages?: KyvernoCompiledPolicy }
+>();
 
 /**
  * The failure action a policy of another language than kyverno.io decided at compile time: a kind
