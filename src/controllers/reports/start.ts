@@ -105,6 +105,14 @@ class Scanner {
   /** When a full scan starts after the policies changed (policy-settle.ts). */
   private readonly settle: PolicySettle;
   private lastFull = 0;
+  /**
+   * The watched kinds' version (watched-kinds.ts) at the start of the last pass that finished with
+   * nothing left waiting: until it moves, a pass between full scans has nothing to do and is not run,
+   * so an idle controller does not walk every cached object every tick.
+   */
+  private quietAt = -1;
+  /** A resource of this pass was left to a later one (its namespace unknown, its write failed). */
+  private pending = false;
   private busy = false;
   private pauseUntil = 0;
 
@@ -152,7 +160,10 @@ class Scanner {
     if (!this.reports.every((r) => r.informer.health().ok)) return;
     const interruptible = this.settle.interruptible(Date.now());
     const full = Date.now() - this.lastFull >= this.o.intervalMs;
+    const version = this.kinds.version;
+    if (!full && version === this.quietAt) return;
     if (full) this.scanned.clear();
+    this.pending = false;
     // A kind Bylaw may not list (or not yet) waits; the others are scanned meanwhile.
     const seen = new Set<string>();
     const tally: Tally = { scanned: 0, skipped: 0, evaluationMs: 0 };
@@ -173,6 +184,8 @@ class Scanner {
       await this.sweep({ seen, waiting, watched, keep });
     }
     this.settle.finished();
+    // A kind that could not be read is tried again next tick, as a resource left waiting is.
+    this.quietAt = this.pending || waiting.size > 0 ? -1 : version;
     if (tally.scanned + tally.skipped > 0) this.logPass(tally);
   }
 
@@ -234,7 +247,10 @@ class Scanner {
     const ns = (resource["metadata"] as { namespace?: string }).namespace ?? "";
     const namespace = ns === "" ? NO_NAMESPACE : this.o.namespace(ns);
     // Namespace unknown: the resource waits.
-    if (namespace === undefined) return;
+    if (namespace === undefined) {
+      this.pending = true;
+      return;
+    }
     const basis: ScanBasis = {
       resourceVersion: meta.resourceVersion ?? "",
       namespace: namespaceKey(namespace),
@@ -250,7 +266,10 @@ class Scanner {
     this.bases.delete(meta.uid);
     at.tally.scanned++;
     const written = await this.scan(resource, { ...at, namespace });
-    if (written === false) return;
+    if (written === false) {
+      this.pending = true;
+      return;
+    }
     this.scanned.set(meta.uid, basis.resourceVersion);
     if (written.recordable) this.bases.set(meta.uid, { ...basis, reportVersion: written.reportVersion });
   }

@@ -18,6 +18,7 @@ interface WatchedKind {
 
 export class WatchedKinds {
   private readonly watched = new Map<string, WatchedKind>();
+  private changes = 0;
 
   constructor(
     private readonly deps: {
@@ -44,6 +45,15 @@ export class WatchedKinds {
         this.watched.delete(key);
       }
     for (const [key, served] of wanted) if (!this.watched.has(key)) this.watched.set(key, this.start(served));
+    this.changes++;
+  }
+
+  /**
+   * Moves whenever a watched kind's cache changed (a list, a watch event) or the watched kinds did:
+   * a scan pass that began at the same version, and left nothing waiting, has nothing new to scan.
+   */
+  get version(): number {
+    return this.changes;
   }
 
   private start(served: ServedResource): WatchedKind {
@@ -55,6 +65,7 @@ export class WatchedKinds {
       sleep: this.deps.sleep,
       onLog: (level, message, fields) => this.deps.onLog(level, `reports: ${message}`, fields),
     });
+    informer.onChange(() => this.changes++);
     informer.start();
     return { informer, served };
   }
