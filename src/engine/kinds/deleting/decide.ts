@@ -48,6 +48,12 @@ export function deletingVerdict(
   candidate: DeletingCandidate,
   run: {
     readonly policyNamespace: string;
+    /**
+     * Whether a namespaced policy selects only objects of its own namespace (default true, as the
+     * cleanup controller lists only there). False as Kyverno's CLI: its dpol engine matches a
+     * NamespacedDeletingPolicy's constraints without the policy's namespace.
+     */
+    readonly ownNamespaceOnly?: boolean;
     readonly ports: EnginePorts;
     readonly exceptions?: readonly CompiledCelException[];
     /** The compile error of an exception naming the policy that Kyverno refuses: a selected object gets it. */
@@ -66,7 +72,7 @@ export function deletingVerdict(
         gvk: { group, version, kind, ...(candidate.plural !== undefined ? { resource: candidate.plural } : {}) },
         subresource: "",
         namespaceLabels: candidate.namespaceLabels,
-        policyNamespace: run.policyNamespace,
+        policyNamespace: run.ownNamespaceOnly === false ? "" : run.policyNamespace,
       });
   if (verdict.kind === "no-match") return { kind: "not-selected" };
   if (verdict.kind === "error") return { kind: "error", message: verdict.message };

@@ -86,11 +86,14 @@ test("a condition that errors is an error naming the condition, never a deletion
   assert.match(row?.[3] ?? "", /^cannot evaluate conditions\[0\] \(expired\): /);
 });
 
-test("a NamespacedDeletingPolicy selects only resources of its own namespace", () => {
-  const doc = dpol({}, { kind: "NamespacedDeletingPolicy", namespace: "team-a" });
+test("offline a NamespacedDeletingPolicy decides resources of any namespace, as Kyverno's CLI (its cleanup controller lists its own namespace only)", () => {
+  const doc = dpol(expired, { kind: "NamespacedDeletingPolicy", namespace: "team-a" });
   assert.equal(compiled(doc).namespace, "team-a");
-  assert.equal(rows(doc, pod("a", {}, "team-a"))[0]?.[2], "pass");
-  assert.deepEqual(rows(doc, pod("a", {}, "team-b")), []);
+  assert.equal(rows(doc, pod("a", { expire: "true" }, "team-a"))[0]?.[2], "pass");
+  assert.deepEqual(rows(doc, pod("b", { expire: "true" }, "team-b"))[0]?.slice(2), ["pass", "resource matched"]);
+  assert.deepEqual(rows(doc, pod("c", { expire: "no" }, "team-b"))[0]?.slice(2), ["fail", "resource did not match"]);
+  const noNamespace = { apiVersion: "v1", kind: "Pod", metadata: { name: "d", labels: { expire: "true" } } };
+  assert.equal(rows(doc, noNamespace)[0]?.[2], "pass");
 });
 
 test("an invalid schedule, a missing one, a bad propagation or CEL that does not compile fails naming the field", () => {

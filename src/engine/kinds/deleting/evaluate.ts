@@ -4,7 +4,9 @@
  * "resource matched" when the policy would delete it, fail "resource did not match" when it would not
  * (a condition false, or an exception), error with the reason when a condition cannot be evaluated.
  * A resource the matchConstraints do not select (resourceRules, objectSelector, namespaceSelector)
- * gets no result, as the other CEL kinds give none. A DeletingPolicy takes no part in mutate or generate.
+ * gets no result, as the other CEL kinds give none. A NamespacedDeletingPolicy selects resources of
+ * any namespace here, as Kyverno's CLI matches it (its cleanup controller, as Bylaw's, lists only the
+ * policy's namespace). A DeletingPolicy takes no part in mutate or generate.
  */
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
@@ -28,6 +30,7 @@ function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineE
     },
     {
       ports: env.ports,
+      ownNamespaceOnly: false,
       ...(req.exceptions !== undefined ? { exceptions: req.exceptions } : {}),
       ...(req.exceptionNamespaces !== undefined ? { exceptionNamespaces: req.exceptionNamespaces } : {}),
     },
@@ -53,6 +56,7 @@ export function deletingJsonResponse(
     { resource, namespaceLabels: {}, namespaceObject: null, payload: true },
     {
       ports: env.ports,
+      ownNamespaceOnly: false,
       ...(request.exceptions !== undefined ? { exceptions: request.exceptions } : {}),
       ...(request.exceptionNamespaces !== undefined ? { exceptionNamespaces: request.exceptionNamespaces } : {}),
     },

@@ -18,6 +18,8 @@ export function deletingPolicyVerdict(
     readonly exceptions?: readonly AnyCompiledException[];
     /** Exact namespaces exceptions are honoured from (Kyverno's --exceptionNamespace); absent: all. */
     readonly exceptionNamespaces?: readonly string[];
+    /** False: a namespaced policy also selects objects of other namespaces (decide.ts; Kyverno's CLI). */
+    readonly ownNamespaceOnly?: boolean;
   },
 ): ReturnType<typeof deletingVerdict> {
   const exceptions = celExceptionsFor(
@@ -31,6 +33,7 @@ export function deletingPolicyVerdict(
   const refused = exceptionRefusal(exceptions);
   return deletingVerdict(policy.deleting, candidate, {
     policyNamespace: policy.namespace,
+    ...(run.ownNamespaceOnly !== undefined ? { ownNamespaceOnly: run.ownNamespaceOnly } : {}),
     ports: run.ports,
     exceptions,
     ...(refused !== undefined
