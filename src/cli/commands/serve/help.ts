@@ -69,8 +69,8 @@ Flags:
                               else in-cluster): namespace labels for namespaceSelector from a Namespace
                               watch, roles from RoleBinding/ClusterRoleBinding watches, configMap and
                               apiCall (urlPath, GET) context entries from watches of the resources they read. A namespaced Policy reads only its own namespace.
-                              Needs list and watch on those resources. Reviews finish on the main thread
-                              (no evaluation workers)
+                              Needs list and watch on those resources. A review too heavy for its batch
+                              finishes on an evaluation worker, as without --cluster (--eval-workers)
       --kubeconfig FILE       the kubeconfig for --cluster (implies --cluster)
       --max-policies-per-namespace N
                               policies from the cluster served per namespace, Policy and the namespaced
