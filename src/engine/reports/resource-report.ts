@@ -37,9 +37,7 @@ export function buildResourceReport(
   const seconds = Math.floor(nowMillis / 1000);
   const fresh = responses.flatMap((r) => reportRows(r, seconds, false));
   const covered = new Set(fresh.map(rowKey));
-  const results = [...fresh, ...kept.filter((row) => !covered.has(rowKey(row)))].sort((a, b) =>
-    rowKey(a).localeCompare(rowKey(b)),
-  );
+  const results = [...fresh, ...kept.filter((row) => !covered.has(rowKey(row)))].sort(byPolicyRuleSource);
   if (results.length === 0) return undefined;
   const summary = emptySummary();
   countRows(summary, results);
@@ -83,6 +81,21 @@ export function inReportFormat(report: JsonObject, format: ReportFormat): JsonOb
     apiVersion: "openreports.io/v1alpha1",
     kind: reportKind(format, report["kind"] === "ClusterPolicyReport"),
   };
+}
+
+/**
+ * Kyverno's order of a report's rows (`SortReportResults`): by policy, then rule, then source, each
+ * compared as Go compares strings (by code unit here; the same for the ASCII names Kubernetes allows),
+ * not by locale: `disallow-capabilities` comes before `disallow-capabilities-strict`.
+ */
+function byPolicyRuleSource(a: JsonObject, b: JsonObject): number {
+  for (const field of ["policy", "rule", "source"]) {
+    // An absent rule (a CEL policy's row) is Go's empty string.
+    const x = typeof a[field] === "string" ? a[field] : "";
+    const y = typeof b[field] === "string" ? b[field] : "";
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 /** A row's identity in a per-resource report: its policy and rule. */
