@@ -48,7 +48,7 @@ test("rows are ordered by policy, then rule, by code unit as Kyverno sorts them:
     ],
     1_000_000,
   );
-  const rows = (report?.["results"] as JsonObject[]).map((r) => `${String(r["policy"])}/${String(r["rule"])}`);
+  const rows = (report?.["results"] as JsonObject[]).map((r) => `${r["policy"] as string}/${r["rule"] as string}`);
   assert.deepEqual(rows, [
     "disallow-capabilities/adding-capabilities",
     "disallow-capabilities-strict/adding-capabilities-strict",
