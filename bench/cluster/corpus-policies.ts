@@ -178,7 +178,7 @@ export function writeCorpusPolicies(corpus: string, dir: string, family: CorpusF
 /** Why the corpus's other policy kinds are not part of the bench's sets. */
 const NOT_LOADED: Record<string, string> = {
   MutatingPolicy:
-    "Bylaw does not evaluate MutatingPolicy in admission yet; it answers a matching review as an error, which under Fail denies every create",
+    "served in admission, but not part of these sets: the rows compare with the issue's validate figures (bench/mutating-policy-webhook.ts measures MutatingPolicies)",
   GeneratingPolicy: "generates objects, decides no admission",
 };
 
