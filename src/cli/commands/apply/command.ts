@@ -248,20 +248,10 @@ async function runWith(
   io.progressDone();
   payloads.payloads.forEach((payload, i) => {
     const origin = payloads.origins[i];
-    batches.push({
-      index: loaded.resources.length + i,
-      ...(origin !== undefined ? { origin } : {}),
-      responses: applyToPayload(engine, policies.compiled, payload, allExceptions),
-    });
-  });
-  // The kinds run apart on the payloads too, each rank after its resources (Kyverno: DeletingPolicies on --json payloads).
-  payloads.payloads.forEach((payload, i) => {
-    const origin = payloads.origins[i];
-    apart.push({
-      index: loaded.resources.length + i,
-      ...(origin !== undefined ? { origin } : {}),
-      responses: applyApartToPayload(engine, policies.compiled, payload, allExceptions),
-    });
+    const at = { index: loaded.resources.length + i, ...(origin !== undefined ? { origin } : {}) };
+    batches.push({ ...at, responses: applyToPayload(engine, policies.compiled, payload, allExceptions) });
+    // The kinds run apart on the payloads too, each rank after its resources (Kyverno: DeletingPolicies on --json payloads).
+    apart.push({ ...at, responses: applyApartToPayload(engine, policies.compiled, payload, allExceptions) });
   });
   batches.push(...apartInKyvernoOrder(apart));
   // As Kyverno's CLI, after everything else: every HTTP-mode policy on each --http-payload request,

@@ -18,25 +18,16 @@ import type { deletingVerdict } from "./decide.js";
 import { deletingPolicyVerdict } from "./policy-verdict.js";
 
 function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
-  const resource = request.request.resource;
-  if (policy.language !== "deleting") return { policy, resource, rules: [] };
   const req = request.request;
-  const verdict = deletingPolicyVerdict(
-    policy,
-    {
-      resource,
+  return respond(policy, env, {
+    candidate: {
+      resource: req.resource,
       namespaceLabels: req.namespaceLabels,
       ...(req.namespaceObject !== undefined ? { namespaceObject: req.namespaceObject } : {}),
     },
-    {
-      ports: env.ports,
-      ownNamespaceOnly: false,
-      ...(req.exceptions !== undefined ? { exceptions: req.exceptions } : {}),
-      ...(req.exceptionNamespaces !== undefined ? { exceptionNamespaces: req.exceptionNamespaces } : {}),
-    },
-  );
-  if (verdict.kind === "not-selected") return { policy, resource, rules: [] };
-  return { policy, resource, rules: [resultOf(policy.name, verdict, "resource")] };
+    exceptionsFrom: req,
+    what: "resource",
+  });
 }
 
 /**
@@ -49,20 +40,34 @@ export function deletingJsonResponse(
   request: JsonPayloadRequest,
   env: EngineEnv,
 ): PolicyResponse {
-  const resource = request.payload;
+  return respond(policy, env, {
+    candidate: { resource: request.payload, namespaceLabels: {}, namespaceObject: null, payload: true },
+    exceptionsFrom: request,
+    what: "json",
+  });
+}
+
+/** The one result (or none, when the matchConstraints do not select it) of a candidate, as Kyverno's CLI decides it. */
+function respond(
+  policy: CompiledPolicy,
+  env: EngineEnv,
+  at: {
+    readonly candidate: Parameters<typeof deletingPolicyVerdict>[1];
+    readonly exceptionsFrom: Pick<JsonPayloadRequest, "exceptions" | "exceptionNamespaces">;
+    readonly what: "resource" | "json";
+  },
+): PolicyResponse {
+  const resource = at.candidate.resource;
   if (policy.language !== "deleting") return { policy, resource, rules: [] };
-  const verdict = deletingPolicyVerdict(
-    policy,
-    { resource, namespaceLabels: {}, namespaceObject: null, payload: true },
-    {
-      ports: env.ports,
-      ownNamespaceOnly: false,
-      ...(request.exceptions !== undefined ? { exceptions: request.exceptions } : {}),
-      ...(request.exceptionNamespaces !== undefined ? { exceptionNamespaces: request.exceptionNamespaces } : {}),
-    },
-  );
+  const { exceptions, exceptionNamespaces } = at.exceptionsFrom;
+  const verdict = deletingPolicyVerdict(policy, at.candidate, {
+    ports: env.ports,
+    ownNamespaceOnly: false,
+    ...(exceptions !== undefined ? { exceptions } : {}),
+    ...(exceptionNamespaces !== undefined ? { exceptionNamespaces } : {}),
+  });
   if (verdict.kind === "not-selected") return { policy, resource, rules: [] };
-  return { policy, resource, rules: [resultOf(policy.name, verdict, "json")] };
+  return { policy, resource, rules: [resultOf(policy.name, verdict, at.what)] };
 }
 
 function resultOf(
