@@ -4,6 +4,8 @@ import { stopQuietlyWhenStdoutCloses } from "./closed-stdout.js";
 
 export interface Io {
   out(text: string): void;
+  /** Text on stdout with no line break after it (a line Kyverno prints without one); `out` where absent. */
+  outUnterminated?(text: string): void;
   err(text: string): void;
   /** A transient progress line on stderr; commands call it only when `showsProgress(format)` says so. */
   progress(text: string): void;
@@ -18,6 +20,7 @@ export function processIo(): Io {
   stopQuietlyWhenStdoutCloses(process.stdout, (code) => process.exit(code));
   return {
     out: (t) => process.stdout.write(t + "\n"),
+    outUnterminated: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t + "\n"),
     showsProgress: (format) =>
       progressAllowed({ stderrIsTty: process.stderr.isTTY === true, env: process.env }, format),

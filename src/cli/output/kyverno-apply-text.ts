@@ -22,7 +22,7 @@ import { writeGoYamlMap } from "../../platform/yaml/index.js";
 import { policyAction } from "./policy-action.js";
 import { summaryLine, type countResults } from "./types.js";
 
-interface KyvernoApplyText {
+export interface KyvernoApplyText {
   /** Whether to print the "Applying ..." header (kyverno apply leaves it out with -p, --generate-exceptions and -i). */
   readonly header: boolean;
   /** `appliedRuleCount` of the policies. */
@@ -41,6 +41,11 @@ interface KyvernoApplyText {
    */
   readonly resources: "printed" | "to-files" | "elsewhere";
   readonly auditWarn: boolean;
+  /**
+   * The kyverno.io policies with mutate rules, once per --json payload in payload order: kyverno
+   * apply prints each one's run on the payload (payloadsText).
+   */
+  readonly payloadMutatePolicies: readonly string[];
   readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
@@ -56,14 +61,42 @@ export function appliedRuleCount(policies: readonly CompiledPolicy[]): number {
 
 /** The whole stdout text, ending in a line break. */
 export function renderKyvernoApplyText(input: KyvernoApplyText): string {
+  let out = renderKyvernoApplyProlog(input);
+  for (const response of input.responses) out += responseText(response, input);
+  return `${out}\n${summaryLine(totals(input))}\n`;
+}
+
+/**
+ * What kyverno apply prints before its results in every layout that has them (the text, -t): the
+ * "Applying ..." header and what the processor printed while it ran.
+ */
+export function renderKyvernoApplyProlog(input: KyvernoApplyText): string {
   let out = "";
   if (input.header) {
     const withExceptions = input.exceptions > 0 ? ` with ${input.exceptions} exception(s)` : "";
     out += `\nApplying ${input.rules} policy rule(s) to ${input.resourceCount} resource(s)${withExceptions}...\n`;
   }
-  if (input.resources !== "elsewhere") for (const response of input.responses) out += producedText(response, input);
-  for (const response of input.responses) out += responseText(response, input);
-  return `${out}\n${summaryLine(input.counts)}\n`;
+  if (input.resources !== "elsewhere") {
+    for (const response of input.responses) out += producedText(response, input);
+    out += payloadsText(input);
+  }
+  return out;
+}
+
+/**
+ * kyverno apply's totals: every result once, but a MutatingPolicy's target results not at all
+ * (RuleResult `target`) and the results of a kind it counts twice (CliStages `countedTwice`) once more.
+ */
+function totals(input: KyvernoApplyText): ReturnType<typeof countResults> {
+  const counts = { ...input.counts };
+  for (const response of input.responses) {
+    const twice = response.policy.origin.kind.cliStages.countedTwice;
+    for (const rule of response.rules) {
+      if (rule.target === true) counts[rule.status]--;
+      else if (twice) counts[rule.status]++;
+    }
+  }
+  return counts;
 }
 
 function resourcePath(r: Resource): string {
@@ -71,22 +104,44 @@ function resourcePath(r: Resource): string {
   return path === "//" ? "JSON payload" : path;
 }
 
-/** printOutput: the resource, then each patched target; with -o nothing (they go to the files). */
-function printed(resource: Resource, response: PolicyResponse, input: KyvernoApplyText): string {
+/**
+ * printOutput: "policy NAME applied to NAMESPACE/Kind/name:" (the processor's path: "//" for a
+ * JSON payload), the resource, then each patched target; with -o nothing (they go to the files).
+ */
+function printed(
+  resource: Resource,
+  at: { readonly policy: string; readonly subject: Resource; readonly targets: readonly Resource[] },
+  input: KyvernoApplyText,
+): string {
   if (input.resources === "to-files") return "";
-  let out = `\npolicy ${response.policy.name} applied to ${resourcePath(response.resource)}:`;
+  const path = `${resourceNamespace(at.subject)}/${resourceKind(at.subject)}/${resourceName(at.subject)}`;
+  let out = `\npolicy ${at.policy} applied to ${path}:`;
   out += `\n${writeGoYamlMap(resource)}\n---\n`;
-  const targets = response.rules.flatMap((r) => (r.patchedTarget !== undefined ? [r.patchedTarget] : []));
-  if (targets.length > 0) {
+  if (at.targets.length > 0) {
     out += "patched targets: \n";
-    for (const t of targets) out += `\n${writeGoYamlMap(t)}\n---\n\n`;
+    for (const t of at.targets) out += `\n${writeGoYamlMap(t)}\n---\n\n`;
   }
+  return out;
+}
+
+const MUTATED = "\n\nMutation:\nMutation has been applied successfully.";
+
+/**
+ * kyverno apply runs each kyverno.io mutate policy on a --json payload as on an empty resource and
+ * prints it ("{}") under the path "//"; nothing matches, so nothing is counted.
+ */
+function payloadsText(input: KyvernoApplyText): string {
+  let out = "";
+  for (const policy of input.payloadMutatePolicies)
+    out += printed({}, { policy, subject: {}, targets: [] }, input) + MUTATED;
   return out;
 }
 
 /**
  * What the processor prints while it runs: a kyverno.io mutate policy's resource on every resource
- * (patched or not), a CEL kind's when it gave results; each generated resource.
+ * (patched or not); a MutatingPolicy's as many times as Kyverno prints it (PolicyResponse
+ * `cliPrints`: once per body that matched, and once per autogen copy or own spec with more than
+ * plain constraints that did not), another CEL kind's when it gave results; each generated resource.
  */
 function producedText(response: PolicyResponse, input: KyvernoApplyText): string {
   let out = "";
@@ -95,12 +150,16 @@ function producedText(response: PolicyResponse, input: KyvernoApplyText): string
   const imagesOnly = response.rules.length > 0 && response.rules.every((r) => r.type === "ImageVerify");
   const mutates = hasMutateRules(response.policy) && !imagesOnly;
   const kyverno = policyMatchOf(response.policy).language === "kyverno";
-  if (mutates && (kyverno || response.rules.length > 0)) {
-    out += printed(response.patchedResource ?? response.resource, response, input);
-    out += "\n\nMutation:\nMutation has been applied successfully.";
-  }
+  const times = kyverno ? 1 : (response.cliPrints ?? (response.rules.length > 0 ? 1 : 0));
+  // A MutatingPolicy's targets are responses of their own in Kyverno's CLI, printed nowhere.
+  const targets = response.rules.flatMap((r) =>
+    r.patchedTarget !== undefined && r.target !== true ? [r.patchedTarget] : [],
+  );
+  const at = { policy: response.policy.name, subject: response.resource, targets };
+  for (let i = 0; mutates && i < times; i++)
+    out += printed(response.patchedResource ?? response.resource, at, input) + MUTATED;
   for (const g of input.generated(response)) {
-    out += printed(g, response, input);
+    out += printed(g, at, input);
     out += "\n\nGenerate:\nGeneration completed successfully.";
   }
   return out;

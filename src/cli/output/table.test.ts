@@ -44,10 +44,11 @@ const rows = Array.from({ length: 11 }, (_, i) => [
   i === 1 ? LONG : "validation rule 'check' passed.",
 ]);
 const HEADERS = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", "MESSAGE"];
+const PLAIN = { plain: true };
 
 describe("renderTable: Kyverno's table printer", () => {
   test("more than ten rows: the first header counts them; a cell over 300 bytes wraps at word boundaries", () => {
-    assert.equal(renderTable(HEADERS, rows), KYVERNO_DETAILED);
+    assert.equal(renderTable(HEADERS, rows, PLAIN), KYVERNO_DETAILED);
   });
 
   test("ten rows or fewer: the plain header", () => {
@@ -55,13 +56,14 @@ describe("renderTable: Kyverno's table printer", () => {
       renderTable(
         HEADERS.slice(0, 6),
         rows.slice(0, 3).map((r) => r.slice(0, 6)),
+        PLAIN,
       ),
       KYVERNO_COMPACT,
     );
   });
 
   test("a cell's own line breaks stack its lines in the row, the other cells padded", () => {
-    assert.deepEqual(renderTable(["A", "B"], [["x", "one\ntwo"]]).split("\n"), [
+    assert.deepEqual(renderTable(["A", "B"], [["x", "one\ntwo"]], PLAIN).split("\n"), [
       "│───│─────│",
       "│ A │ B   │",
       "│───│─────│",
@@ -69,5 +71,19 @@ describe("renderTable: Kyverno's table printer", () => {
       "│   │ two │",
       "│───│─────│",
     ]);
+  });
+
+  test("without --remove-color the header cells are in Kyverno's colours, each padded cell inside them; rows stay plain", () => {
+    assert.deepEqual(renderTable(["ID", "RESULT"], [["1", "Pass"]], { plain: false }).split("\n"), [
+      "│────│────────│",
+      "│ \x1b[40;32mID\x1b[0m │ \x1b[40;32mRESULT\x1b[0m │",
+      "│────│────────│",
+      "│ 1  │ Pass   │",
+      "│────│────────│",
+    ]);
+    assert.deepEqual(
+      renderTable(["ID", "POLICY"], [["1", "long-policy"]], { plain: false }).split("\n")[1],
+      "│ \x1b[40;32mID\x1b[0m │ \x1b[40;32mPOLICY     \x1b[0m │",
+    );
   });
 });

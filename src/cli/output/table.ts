@@ -5,22 +5,40 @@
  * ten rows the first header also counts them (`ID (11) `); a cell longer than 300 bytes is wrapped
  * at word boundaries (the printer's RowCharLimit), and a cell's lines stack in its row, the other
  * cells padded. So scripts and eyes that read Kyverno's tables read Bylaw's.
+ *
+ * The header cells are in Kyverno's colours (green on black, each padded cell between
+ * `ESC[40;32m` and `ESC[0m`) unless `plain` (--remove-color): Kyverno's table writer colours its
+ * header whether or not stdout is a terminal, so a piped table is byte for byte Kyverno's.
  */
 const ROW_CHAR_LIMIT = 300;
 
-export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+const HEADER_ON = "\x1b[40;32m";
+const COLOUR_OFF = "\x1b[0m";
+
+export function renderTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: { readonly plain: boolean },
+): string {
   // The printer writes the count as `ID (11) `, its trailing space kept.
   const titled = rows.length > 10 ? [`${headers[0] ?? ""} (${rows.length}) `, ...headers.slice(1)] : headers;
   const lines = rows.map((r) => titled.map((_, i) => wrapped(r[i] ?? "").split("\n")));
   const widths = titled.map((h, i) => Math.max(h.length, ...lines.flatMap((r) => (r[i] ?? []).map((l) => l.length))));
   const rule = "│" + widths.map((w) => "─".repeat(w + 2)).join("│") + "│";
-  const line = (cells: readonly string[]): string =>
-    "│" + widths.map((w, i) => ` ${(cells[i] ?? "").padEnd(w)} `).join("│") + "│";
+  const line = (cells: readonly string[], colour = false): string =>
+    "│" +
+    widths
+      .map((w, i) => {
+        const cell = (cells[i] ?? "").padEnd(w);
+        return ` ${colour ? `${HEADER_ON}${cell}${COLOUR_OFF}` : cell} `;
+      })
+      .join("│") +
+    "│";
   const row = (cells: readonly (readonly string[])[]): string[] => {
     const height = Math.max(1, ...cells.map((c) => c.length));
     return Array.from({ length: height }, (_, k) => line(cells.map((c) => c[k] ?? "")));
   };
-  return [rule, line(titled), rule, ...lines.flatMap(row), rule].join("\n");
+  return [rule, line(titled, !options.plain), rule, ...lines.flatMap(row), rule].join("\n");
 }
 
 const utf8 = new TextEncoder();

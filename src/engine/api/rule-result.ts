@@ -15,6 +15,11 @@ export interface RuleResult {
   readonly path?: string;
   /** Mutate-existing: the target resource after this rule's patches. */
   readonly patchedTarget?: Resource;
+  /**
+   * A mutate-existing MutatingPolicy's result on one of its targets, not on the trigger: Kyverno's
+   * CLI keeps these apart from the trigger's response (kyverno apply neither counts nor prints them).
+   */
+  readonly target?: true;
   /** Generate: the resources this rule generates (or would, offline). */
   readonly generated?: readonly GeneratedResource[];
   /** The PolicyExceptions (`namespace/name`) that made this rule skip, or excluded podSecurity checks. */

@@ -27,6 +27,7 @@ const KYVERNO_STAGES: CliStages = {
   validate: 2,
   generate: 8,
   mutateAsBatch: false,
+  countedTwice: false,
   listedLast: false,
   apart: undefined,
 };
@@ -50,6 +51,7 @@ export function celStage(stage: number): CliStages {
     validate: stage,
     generate: stage,
     mutateAsBatch: false,
+    countedTwice: false,
     listedLast: false,
     apart: undefined,
   };

@@ -78,6 +78,12 @@ export interface CliStages {
    */
   readonly mutateAsBatch: boolean;
   /**
+   * `kyverno apply` adds the kind's results to its totals twice (its processor counts a
+   * MutatingPolicy's response, then calls processMutateEngineResponse, which counts it again); the
+   * text output's totals copy that, every other output counts each result once.
+   */
+  readonly countedTwice: boolean;
+  /**
    * The kind's responses are listed after all the others of the resource, whatever its stage:
    * Kyverno's CLI evaluates ValidatingAdmissionPolicies in their stage and appends their responses
    * last, so their rows print after generate's.

@@ -71,6 +71,12 @@ export interface PolicyResponse {
   readonly rules: readonly RuleResult[];
   /** Mutate: the resource after this policy's patches (the input itself when nothing changed). */
   readonly patchedResource?: Resource;
+  /**
+   * Mutate: how many times Kyverno's CLI prints the resource under this policy ("policy NAME applied
+   * to …"), when that is not once for a response with results: a MutatingPolicy's count (its bodies
+   * that matched and those it prints unmatched, cel/mutating-policy/evaluate.ts).
+   */
+  readonly cliPrints?: number;
 }
 
 /** One JSON payload (`apply --json`, a test's jsonPayloads) for validateJson. */

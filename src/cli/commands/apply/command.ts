@@ -3,8 +3,10 @@ import {
   type AnyCompiledException,
   type CompiledPolicy,
   type EngineRequest,
+  hasMutateRules,
   jsonEqual,
   type PolicyExplanation,
+  policyMatchOf,
   type PolicyResponse,
   type RequestUserInfo,
   type Resource,
@@ -277,6 +279,7 @@ async function runWith(
     nowMillis: engine.env.ports.clock.nowMillis(),
     cwd: process.cwd(),
     namespaceLabels: values.value.namespaceLabels,
+    payloadMutatePolicies: payloads.payloads.flatMap(() => kyvernoMutators(policies.compiled)),
     ...(options.explain ? { explanations } : {}),
   });
   if (bad) return 2;
@@ -289,8 +292,25 @@ async function runWith(
     }
   }
   const exit = applyExitCode(countResults(rows), options);
-  if (exit.message !== undefined) io.err(exit.message);
+  if (exit.message !== undefined)
+    sayWhyItExits(io, options, { message: exit.message, lineEnds: exit.lineEnds === true });
   return exit.code;
+}
+
+/** The kyverno.io policies with mutate rules, in policy order (Kyverno's CLI runs them on --json payloads too). */
+function kyvernoMutators(policies: readonly CompiledPolicy[]): string[] {
+  return policies.filter((p) => policyMatchOf(p).language === "kyverno" && hasMutateRules(p)).map((p) => p.name);
+}
+
+/**
+ * Kyverno's line for a warning exit: on stdout after its own outputs (the text, -t, -p), as kyverno
+ * apply prints it; on stderr after Bylaw's machine formats and with -i (stdout carries only data).
+ */
+function sayWhyItExits(io: Io, options: ApplyOptions, why: { message: string; lineEnds: boolean }): void {
+  const kyvernoOutput = (options.format === "text" || options.table || options.policyReport) && !options.resourcesOnly;
+  if (!kyvernoOutput) io.err(why.message);
+  else if (why.lineEnds || io.outUnterminated === undefined) io.out(why.message);
+  else io.outUnterminated(why.message);
 }
 
 /**

@@ -131,9 +131,10 @@ Output (results go to stdout, diagnostics to stderr):
       --report-api API        -p's reports: openreports (default, as above) or wgpolicyk8s (Bylaw's
                               former output: a wgpolicyk8s.io/v1alpha2 PolicyReport per namespace and a
                               ClusterPolicyReport for cluster-scoped resources)
-  -t, --table                 results as kyverno apply's table: one row per rule and resource (ID, POLICY,
-                              RULE, RESOURCE as namespace/Kind/name, RESULT, REASON; --detailed-results
-                              adds MESSAGE), then mutated and generated resources as in summary
+  -t, --table                 results as kyverno apply's table: its "Applying ..." header and the
+                              mutated and generated resources as the text prints them, then one row per
+                              rule and resource (ID, POLICY, RULE, RESOURCE as namespace/Kind/name,
+                              RESULT, REASON; --detailed-results adds MESSAGE)
       --detailed-results      summary: list passing and skipped rules too (default: only fail, warn, error)
       --explain               after the results, how each came about, per resource and matching policy:
                               the match or exclude clause that decided, PolicyExceptions considered,
@@ -159,7 +160,7 @@ Output (results go to stdout, diagnostics to stderr):
   -i, --stdin                 stdout carries only the mutated and generated resources (to pipe into
                               kubectl apply -f -); the results go to stderr (the text without its
                               "Applying ..." header, as kyverno apply -i)
-      --remove-color          accepted (Bylaw's output has no colour)
+      --remove-color          -t's header without Kyverno's colours (kyverno apply colours it, piped or not)
   -h, --help                  show this help
 
 Kyverno's other apply flags:
@@ -209,14 +210,16 @@ Output formats (the same exit codes in each):
           "pass: N, fail: N, warn: N, error: N, skip: N " (a trailing space, as Kyverno's). As
           kyverno apply's, it does not show validate errors on stdout: Bylaw names each on stderr
           ("policy NAME -> resource PATH error:", "1 - RULE MESSAGE"), so no reason is hidden. It
-          differs from Kyverno's in: policies invalid or skipped are reported on stderr (Kyverno prints
-          "Invalid Policies:" on stdout), Kyverno 1.19 counts each
-          MutatingPolicy result twice in the totals (Bylaw once), a mutate rule that errs leaves
-          Kyverno's printed resource "{}" (Bylaw prints the resource), a MutatingPolicy's
-          resource is printed only when it gave a result (Kyverno also prints it for each
-          autogen variant), a --json payload gets no kyverno.io mutate
-          policy (Kyverno prints each one's "policy NAME applied to //:"), and --warn-exit-code's
-          message goes to stderr (Kyverno prints "exit as warnExitCode is N" on stdout)
+          copies kyverno apply's counting: a MutatingPolicy's results count twice in the totals,
+          its results on mutate-existing targets not at all, and its resource is printed once
+          for each of its bodies (its own, each autogen copy) that matched or whose
+          matchConstraints are more than one plain resource rule; each --json payload prints
+          "policy NAME applied to //:" and "{}" for every ClusterPolicy/Policy with mutate rules.
+          It differs from Kyverno's in: an invalid policy is an error on stderr naming its file and
+          document, and exits 2 (Kyverno lists it under "Policies Skipped:" on stdout, counts an
+          error and exits 1), and after a mutate rule that errs Bylaw prints and goes on with the
+          resource as it was (Kyverno prints "{}" and the policies after it see an empty object, so
+          their results vanish: a silent pass Bylaw does not copy)
   summary for people, Bylaw's own: each resource with findings, under its file and line, then each
           failing, erroring or warning rule as policy/rule [action], the Pod Security Standards
           controls that failed (validate.podSecurity rules) and the message, which for the shipped
@@ -269,8 +272,9 @@ Policy paths:
 Exit codes:
   0  no rule failed and no rule errored
   N  --warn-exit-code N: no rule failed or errored but one warned (Audit failures with --audit-warn,
-     scored: "false"); with --warn-no-pass also when no rule passed. stderr says why, in Kyverno's
-     words ("exit as warnExitCode is N", "exit as no objects satisfied policy")
+     scored: "false"); with --warn-no-pass also when no rule passed. Kyverno's words say why
+     ("exit as warnExitCode is N", "exit as no objects satisfied policy"), on stdout after the text,
+     -t and -p as kyverno apply prints them, on stderr after the other formats and with -i
   1  a rule failed (fail; Audit rules too, unless --audit-warn), or a rule could not be evaluated (error;
      this includes rules using a feature Bylaw does not run yet)
   2  bad usage, an unknown policy set (the message lists the sets), unreadable input (a message names

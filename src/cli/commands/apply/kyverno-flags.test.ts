@@ -45,14 +45,32 @@ const apply = (args: string[], files: Record<string, string>) => runInTree("appl
 describe("bylaw apply: kyverno apply's flags", () => {
   test("-t/--table prints every rule result as Kyverno's table (namespace/Kind/name, Pass/Fail)", async () => {
     const files = { "p.yaml": policy("Enforce"), "r.yaml": `${goodPod}---\n${badPod}` };
-    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "-t"], files);
+    const { code, out } = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "-t", "--remove-color"], files);
     assert.equal(code, 1);
+    // kyverno apply's header first (the rule and its two autogen copies), then the table (no totals line).
+    assert.match(out, /^\nApplying 3 policy rule\(s\) to 2 resource\(s\)\.\.\.\n│─/);
     assert.match(out, /│ ID │ POLICY +│ RULE +│ RESOURCE +│ RESULT │ REASON │/);
     assert.match(out, /│ 1 +│ require-team │ check-team │ shop\/Pod\/good │ Pass +│/);
     assert.match(out, /│ 2 +│ require-team │ check-team │ shop\/Pod\/bad +│ Fail +│/);
+    assert.doesNotMatch(out, /pass: /);
     const long = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--table", "--detailed-results"], files);
-    assert.match(long.out, /│ MESSAGE +│/);
+    assert.match(
+      long.out,
+      /│ \x1b\[40;32mMESSAGE +\x1b\[0m │/,
+      "without --remove-color the header is in Kyverno's colours",
+    );
     assert.match(long.out, /validation error: team label required/);
+  });
+
+  test("-t: a mutated resource is printed before the table, as kyverno apply's processor prints it, and not after", async () => {
+    const files = { "m.yaml": mutate, "r.yaml": badPod };
+    const { code, out } = await apply(["$DIR/m.yaml", "-r", "$DIR/r.yaml", "-t", "--remove-color"], files);
+    assert.equal(code, 0, out);
+    const table = out.indexOf("│─");
+    assert.ok(table > 0, out);
+    assert.match(out.slice(0, table), /\npolicy add-team applied to shop\/Pod\/bad:\napiVersion: v1\n/);
+    assert.match(out.slice(0, table), /team: platform\n[\s\S]*Mutation has been applied successfully\.$/);
+    assert.doesNotMatch(out.slice(table), /apiVersion|# mutated/);
   });
 
   test("-t: a policy without rules of its own (a ValidatingAdmissionPolicy, a ValidatingPolicy) has an empty RULE, as in Kyverno's table", async () => {
@@ -128,7 +146,16 @@ spec:
     const files = { "p.yaml": policy("Audit"), "r.yaml": badPod };
     const run = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--audit-warn", "--warn-exit-code", "3"], files);
     assert.equal(run.code, 3);
-    assert.match(run.err, /exit as warnExitCode is 3/);
+    // On stdout after the text, as kyverno apply prints it (with no line break of its own).
+    assert.match(run.out, /skip: 0 \nexit as warnExitCode is 3\n?$/);
+    assert.doesNotMatch(run.err, /exit as/);
+    const json = await apply(
+      ["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--audit-warn", "--warn-exit-code", "3", "--output-format", "json"],
+      files,
+    );
+    assert.equal(json.code, 3);
+    assert.match(json.err, /exit as warnExitCode is 3/, "after a machine format it goes to stderr");
+    assert.doesNotMatch(json.out, /exit as/);
     const failing = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-exit-code", "3"], files);
     assert.equal(failing.code, 1, "a failure still exits 1");
     const bad = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-exit-code", "x"], files);
@@ -140,7 +167,7 @@ spec:
     const files = { "p.yaml": policy("Enforce"), "r.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n" };
     const run = await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-no-pass", "--warn-exit-code", "4"], files);
     assert.equal(run.code, 4);
-    assert.match(run.err, /exit as no objects satisfied policy/);
+    assert.match(run.out, /skip: 0 \nexit as no objects satisfied policy\n?$/);
     assert.equal((await apply(["$DIR/p.yaml", "-r", "$DIR/r.yaml", "--warn-exit-code", "4"], files)).code, 0);
   });
 

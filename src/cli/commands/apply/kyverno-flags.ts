@@ -81,6 +81,8 @@ interface WarnExit {
   readonly code: number;
   /** Kyverno's words for why the run exits with the warning code. */
   readonly message?: string;
+  /** Kyverno ends the message's line (Println); "exit as warnExitCode is N" it does not (Printf). */
+  readonly lineEnds?: boolean;
 }
 
 /**
@@ -93,6 +95,6 @@ export function applyExitCode(counts: ResultCounts, flags: { warnExitCode: numbe
   if (counts.warn > 0 && flags.warnExitCode !== 0)
     return { code: flags.warnExitCode, message: `exit as warnExitCode is ${flags.warnExitCode}` };
   if (counts.pass === 0 && flags.warnNoPass)
-    return { code: flags.warnExitCode, message: "exit as no objects satisfied policy" };
+    return { code: flags.warnExitCode, message: "exit as no objects satisfied policy", lineEnds: true };
   return { code: 0 };
 }

@@ -46,6 +46,8 @@ export interface ApplyOptions {
   readonly reportApi: ReportApi;
   readonly auditWarn: boolean;
   readonly detailed: boolean;
+  /** --remove-color: -t's header without Kyverno's colours (output/table.ts). */
+  readonly plain: boolean;
   /** --explain: after the results, how each came about (engine.explain), as text or in the JSON output. */
   readonly explain: boolean;
   readonly enforce: boolean;
@@ -303,6 +305,7 @@ export function parseApplyArgs(args: readonly string[]): ParsedApplyArgs {
       reportApi: reportApi as ReportApi,
       auditWarn: values["audit-warn"],
       detailed: values["detailed-results"],
+      plain: values["remove-color"] === true,
       explain: values.explain,
       enforce: values.enforce,
       registry: values.registry,

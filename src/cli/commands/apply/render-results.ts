@@ -11,7 +11,12 @@ import { writeKubeYaml, writeYamlStream } from "../../../platform/yaml/index.js"
 import type { Io } from "../../io.js";
 import { renderHumanSummary } from "../../output/human-summary.js";
 import { renderJunit } from "../../output/junit.js";
-import { hiddenErrorsText, renderKyvernoApplyText } from "../../output/kyverno-apply-text.js";
+import {
+  hiddenErrorsText,
+  type KyvernoApplyText,
+  renderKyvernoApplyProlog,
+  renderKyvernoApplyText,
+} from "../../output/kyverno-apply-text.js";
 import { renderSarif } from "../../output/sarif.js";
 import { countResults, type ResultRow } from "../../output/types.js";
 import { packageVersion } from "../../policy-sets/sets-dir.js";
@@ -32,6 +37,8 @@ interface RunResults {
   readonly exceptions: number;
   readonly nowMillis: number;
   readonly cwd: string;
+  /** The kyverno.io mutate policies once per --json payload (kyverno-apply-text.ts `payloadMutatePolicies`). */
+  readonly payloadMutatePolicies: readonly string[];
   /** The values file's namespace labels (a failure's action, for --generate-exceptions with --audit-warn). */
   readonly namespaceLabels: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** --explain: how each policy's results came about, per resource. */
@@ -124,7 +131,16 @@ function renderSummary(io: Io, options: ApplyOptions, run: RunResults): void {
  * stderr; --explain's text after it.
  */
 function renderKyvernoText(io: Io, options: ApplyOptions, run: RunResults): void {
-  const text = renderKyvernoApplyText({
+  const text = renderKyvernoApplyText(kyvernoTextInput(options, run));
+  io.out(text.slice(0, -1));
+  const errors = hiddenErrorsText(run.responses);
+  if (errors !== "") io.err(errors.slice(0, -1));
+  if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
+}
+
+/** What kyverno apply's text and -t layouts are drawn from. */
+function kyvernoTextInput(options: ApplyOptions, run: RunResults): KyvernoApplyText {
+  return {
     header: !options.resourcesOnly,
     rules: run.policyRules,
     resourceCount: run.resources,
@@ -134,12 +150,9 @@ function renderKyvernoText(io: Io, options: ApplyOptions, run: RunResults): void
     counts: countResults(run.rows),
     resources: options.resourcesOnly ? "elsewhere" : options.outputPath === undefined ? "printed" : "to-files",
     auditWarn: options.auditWarn,
+    payloadMutatePolicies: run.payloadMutatePolicies,
     namespaceLabels: run.namespaceLabels,
-  });
-  io.out(text.slice(0, -1));
-  const errors = hiddenErrorsText(run.responses);
-  if (errors !== "") io.err(errors.slice(0, -1));
-  if (run.explanations !== undefined) io.out(`\n${explanationText(run.explanations)}`);
+  };
 }
 
 /**
@@ -176,11 +189,13 @@ function renderKyvernoModes(io: Io, options: ApplyOptions, run: RunResults): voi
     const toStderr: Io = { ...io, out: (text) => io.err(text) };
     // The text leaves out its header and the resources, as kyverno apply -i; for the other formats
     // outputPath "" keeps the resources out of the results on stderr.
-    if (options.format === "text" && !options.table) renderKyvernoText(toStderr, options, run);
+    if (options.table) toStderr.out(renderResultsTable(run.rows, options));
+    else if (options.format === "text") renderKyvernoText(toStderr, options, run);
     else renderResults(toStderr, { ...options, resourcesOnly: false, outputPath: "" }, run);
     if (resourcesToStdout && resources !== undefined) io.out(resources);
     return;
   }
-  io.out(renderResultsTable(run.rows, options.detailed));
-  if (resourcesToStdout && resources !== undefined) io.out(`\n---\n${resources}`);
+  // As kyverno apply -t: its header and what its processor printed (the mutated and generated
+  // resources), then the table.
+  io.out(renderKyvernoApplyProlog(kyvernoTextInput(options, run)) + renderResultsTable(run.rows, options));
 }

@@ -8,7 +8,11 @@
 import { renderTable } from "../../output/table.js";
 import type { ResultRow } from "../../output/types.js";
 
-export function renderResultsTable(rows: readonly ResultRow[], detailed: boolean): string {
+export function renderResultsTable(
+  rows: readonly ResultRow[],
+  options: { readonly detailed: boolean; readonly plain: boolean },
+): string {
+  const { detailed } = options;
   const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
   const body = rows.map((r, i) => [
     String(i + 1),
@@ -19,7 +23,7 @@ export function renderResultsTable(rows: readonly ResultRow[], detailed: boolean
     "",
     ...(detailed ? [r.message] : []),
   ]);
-  return renderTable(headers, body);
+  return renderTable(headers, body, options);
 }
 
 /** Bylaw's `Kind/namespace/name` as Kyverno's table writes it, `namespace/Kind/name`. */

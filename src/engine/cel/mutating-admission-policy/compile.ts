@@ -76,7 +76,8 @@ export function compileMutatingAdmissionPolicy(doc: JsonObject, bindingDocs: rea
     ok: true,
     value: {
       policyName: name,
-      body: { constraints: constraints.value, ...programs },
+      // Kyverno's CLI prints an admission policy's resource only when it gave a result.
+      body: { constraints: constraints.value, ...programs, printedUnmatched: false },
       failurePolicy: spec["failurePolicy"] === "Ignore" ? "Ignore" : "Fail",
       bindings,
     },

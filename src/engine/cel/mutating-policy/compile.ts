@@ -54,19 +54,38 @@ export function compileMutatingBodies(spec: JsonObject, name: string, scope: "cl
     }
     const prefix = i === 0 ? "" : "(autogen for pod controllers) ";
     const programs = compilePrograms(s, { name: `${label} ${name}`, cel, prefix, exactTypes: true });
+    const printedUnmatched = !plainConstraints(s["matchConstraints"]);
     if (i > 0 || !mutatesExisting(s)) {
-      bodies.push({ constraints: constraints.value, ...programs });
+      bodies.push({ constraints: constraints.value, ...programs, printedUnmatched });
       continue;
     }
     const targets = compileTargets(s, { name: `${label} ${name}`, cel, own: constraints.value });
     if (!targets.ok) return targets;
     const failure = programs.failure ?? targets.failure;
-    bodies.push({ constraints: constraints.value, ...programs, failure, existing: targets.value });
+    bodies.push({ constraints: constraints.value, ...programs, failure, existing: targets.value, printedUnmatched });
   }
   return { ok: true, bodies };
 }
 
-type Programs = Omit<CompiledMutatingBody, "constraints">;
+type Programs = Omit<CompiledMutatingBody, "constraints" | "printedUnmatched">;
+
+/**
+ * matchConstraints that are one resource rule naming no resources, with no exclude and no non-empty
+ * selector: Kyverno's CLI prints nothing for a body with such constraints that did not match
+ * (cmd/cli/kubectl-kyverno/processor hasSelector), and the resource for any other body.
+ */
+function plainConstraints(value: JsonValue | undefined): boolean {
+  if (!isObject(value)) return false;
+  const selects = (selector: JsonValue | undefined): boolean =>
+    isObject(selector) &&
+    ((isObject(selector["matchLabels"]) && Object.keys(selector["matchLabels"]).length > 0) ||
+      list(selector["matchExpressions"]).length > 0);
+  if (selects(value["namespaceSelector"]) || selects(value["objectSelector"])) return false;
+  if (list(value["excludeResourceRules"]).length > 0) return false;
+  const rules = list(value["resourceRules"]);
+  const names = rules[0]?.["resourceNames"];
+  return rules.length === 1 && !(Array.isArray(names) && names.length > 0);
+}
 
 /**
  * A spec's matchConditions, variables and mutations compiled in `at.cel` (a MutatingAdmissionPolicy's

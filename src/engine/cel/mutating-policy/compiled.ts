@@ -27,6 +27,12 @@ export interface CompiledMutatingBody {
   readonly existing?: CompiledTargets;
   /** Set on the view the background controller runs (mutate-existing.ts): the trigger is not patched, only its targets. */
   readonly targetsOnly?: boolean;
+  /**
+   * Kyverno's CLI prints the resource under this body even when the body does not match it: its
+   * matchConstraints are more than one plain resource rule (a selector, an exclude, resource names
+   * or several rules). See evaluate.ts `cliPrints`.
+   */
+  readonly printedUnmatched: boolean;
 }
 
 /**

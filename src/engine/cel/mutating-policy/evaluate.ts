@@ -33,6 +33,12 @@ import { evaluateTargets, type TargetTrigger } from "./targets.js";
 interface MutatingOutcome {
   readonly results: readonly RuleResult[];
   readonly patched: Resource;
+  /**
+   * How many times Kyverno's CLI prints the resource under the policy: once per body (its own, each
+   * autogen copy) that matched, and once per body that did not whose constraints are not plain
+   * (CompiledMutatingBody `printedUnmatched`; the CLI skips an empty response only for plain ones).
+   */
+  readonly cliPrints: number;
 }
 
 /** The `exceptions` variable when no PolicyException applies. */
@@ -60,9 +66,14 @@ export function evaluateMutatingPolicy(
 ): MutatingOutcome {
   const results: RuleResult[] = [];
   let patched = request.resource;
+  let cliPrints = 0;
   for (const body of bodies) {
     const verdict = body.constraints.decide(request.req);
-    if (verdict.kind === "no-match") continue;
+    if (verdict.kind === "no-match") {
+      if (body.printedUnmatched) cliPrints++;
+      continue;
+    }
+    cliPrints++;
     if (verdict.kind === "error") {
       results.push(ruleResult("match", "Mutation", "error", `failed to execute matching: ${verdict.message}`));
       continue;
@@ -88,7 +99,7 @@ export function evaluateMutatingPolicy(
     if (body.existing !== undefined && request.existing !== undefined && outcome.result.status === "pass")
       results.push(...targetsOf({ ...body, existing: body.existing }, trigger, request.existing, services));
   }
-  return { results, patched };
+  return { results, patched, cliPrints };
 }
 
 function targetsOf(
@@ -98,8 +109,13 @@ function targetsOf(
   services: CelServices,
 ): RuleResult[] {
   if (existing === undefined)
-    return [ruleResult("", "Mutation", "error", "mutate-existing targets: existing resources cannot be read here")];
-  return evaluateTargets(body, trigger, existing, services);
+    return [
+      {
+        ...ruleResult("", "Mutation", "error", "mutate-existing targets: existing resources cannot be read here"),
+        target: true,
+      },
+    ];
+  return evaluateTargets(body, trigger, existing, services).map((r) => ({ ...r, target: true }));
 }
 
 /** Whether the trigger's matchConditions all hold (variables bound); an error is no match. */

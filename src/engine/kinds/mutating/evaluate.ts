@@ -45,7 +45,13 @@ function mutate(
     },
     { ports: env.ports, policyNamespace: policy.namespace },
   );
-  return { policy, resource: request.subject, rules: outcome.results, patchedResource: outcome.patched };
+  return {
+    policy,
+    resource: request.subject,
+    rules: outcome.results,
+    patchedResource: outcome.patched,
+    cliPrints: outcome.cliPrints,
+  };
 }
 
 export const MUTATING_EVALUATION: KindEvaluation = {

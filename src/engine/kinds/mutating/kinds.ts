@@ -11,7 +11,7 @@ export const MUTATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "mpol",
   phases: ["mutate"],
-  cliStages: { ...celStage(4), mutateAsBatch: true },
+  cliStages: { ...celStage(4), mutateAsBatch: true, countedTwice: true },
 });
 
 export const NAMESPACED_MUTATING_POLICY: PolicyKindDescriptor = descriptor({
@@ -23,7 +23,7 @@ export const NAMESPACED_MUTATING_POLICY: PolicyKindDescriptor = descriptor({
   status: "cel",
   shortName: "nmpol",
   phases: ["mutate"],
-  cliStages: { ...celStage(4), mutateAsBatch: true },
+  cliStages: { ...celStage(4), mutateAsBatch: true, countedTwice: true },
 });
 
 /** The versions of the policies.kyverno.io CRDs a MutatingPolicy is compiled at; another version is not run. */
