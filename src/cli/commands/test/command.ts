@@ -107,7 +107,8 @@ Flags:
                            -o bylaw-json|bylaw-yaml it is each suite's "explanations" list; not
                            with json, yaml, markdown or junit. Suites then run in this thread
       --require-tests      exit 1 when no test files are found
-      --remove-color       accepted (Bylaw's output has no colour)
+      --remove-color       the table's header without Kyverno's colours (kyverno test colours it, piped
+                           or not)
       --registry           read image registries for imageRegistry context entries, CEL
                            image.GetMetadata and verifyImages (cosign signatures and attestations,
                            tag digests; credentials: the local docker config, as Kyverno's CLI); without it such
@@ -243,6 +244,7 @@ interface TestFlags {
   readonly "file-name": string;
   readonly "fail-only": boolean;
   readonly "detailed-results": boolean;
+  readonly "remove-color": boolean;
   readonly explain: boolean;
   readonly "require-tests": boolean;
   readonly registry: boolean;
@@ -322,10 +324,21 @@ async function runTests(local: TestPaths, values: TestFlags, io: Io, format: For
     for (const e of s.policyErrors ?? []) io.err(`error: ${withPolicyFixHint(e)}`);
     if (s.error !== undefined) io.err(`error: ${s.error}`);
   }
-  printResults(suites, { format, detailed: values["detailed-results"], failOnly: values["fail-only"] }, io);
+  printResults(
+    suites,
+    {
+      format,
+      detailed: values["detailed-results"],
+      failOnly: values["fail-only"],
+      plain: values["remove-color"],
+    },
+    io,
+  );
   // An invalid policy fails the run harder than a failing row: the suite did not test what it says.
   // So does a PATH that does not exist (an input error, exit 2 as in bylaw apply).
   if (suites.some((s) => (s.policyErrors?.length ?? 0) > 0) || found.errors.length > 0) return 2;
   const summary = summarize(suites);
+  // kyverno test's own last words on stderr when a row failed.
+  if (summary.failed > 0) io.err(`Error: ${summary.failed} tests failed`);
   return summary.failed > 0 || errors.length > 0 ? 1 : 0;
 }

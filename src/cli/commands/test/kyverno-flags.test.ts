@@ -44,9 +44,11 @@ describe("bylaw test: kyverno test's flags", () => {
     const all = await run(["$DIR"]);
     assert.equal(all.code, 1);
     assert.match(all.out, /1 tests passed and 1 tests failed/);
+    assert.equal(all.err, "Error: 1 tests failed", "kyverno test's last line on stderr");
     const good = await run(["$DIR", "-t", "policy=require-team,rule=check-*,resource=good"]);
     assert.equal(good.code, 0, good.out);
     assert.match(good.out, /1 tests passed and 0 tests failed/);
+    assert.doesNotMatch(good.err, /Error/);
     const bad = await run(["$DIR", "--test-case-selector", "resource=b?d"]);
     assert.equal(bad.code, 1);
     assert.match(bad.out, /0 tests passed and 1 tests failed/);
@@ -58,9 +60,13 @@ describe("bylaw test: kyverno test's flags", () => {
     assert.match(r.err, /--test-case-selector "polcy=x": expected comma-separated policy=NAME.*got "polcy=x"/);
   });
 
-  test("--remove-color is accepted (Bylaw's output has no colour)", async () => {
+  test("--remove-color: the table's header without Kyverno's colours", async () => {
     const r = await run(["$DIR", "--remove-color", "-t", "resource=good"]);
     assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /│ ID │ POLICY +│/);
+    assert.doesNotMatch(r.out, /\x1b/);
+    const coloured = await run(["$DIR", "-t", "resource=good"]);
+    assert.match(coloured.out, /│ \x1b\[40;32mID\x1b\[0m │/);
   });
 
   test("a PATH that does not exist exits 2 (an input error), naming it", async () => {
@@ -279,7 +285,8 @@ results:
       .filter((l) => l.startsWith("│"));
     assert.deepEqual(table, [
       "│────│─────────│──────│──────────────────────────│────────│───────────│",
-      "│ ID │ POLICY  │ RULE │ RESOURCE                 │ RESULT │ REASON    │",
+      // The header in Kyverno's colours, as its table writer prints it piped or not.
+      "│ \x1b[40;32mID\x1b[0m │ \x1b[40;32mPOLICY \x1b[0m │ \x1b[40;32mRULE\x1b[0m │ \x1b[40;32mRESOURCE                \x1b[0m │ \x1b[40;32mRESULT\x1b[0m │ \x1b[40;32mREASON   \x1b[0m │",
       "│────│─────────│──────│──────────────────────────│────────│───────────│",
       "│ 1  │ ns-team │ team │ v1/Namespace//alpha      │ Pass   │ Ok        │",
       "│ 2  │ ns-team │ team │ v1/ConfigMap/shop/cm1    │ Pass   │ Ok        │",

@@ -37,7 +37,11 @@ export function summarize(suites: readonly SuiteResult[]): Summary {
 }
 
 /** Kyverno's test table of rows (output/table), --detailed-results adding MESSAGE (as the rule gave it; table.ts wraps a long one as Kyverno's printer does). */
-export function renderRowsTable(rows: readonly KyvernoRow[], detailed: boolean): string {
+export function renderRowsTable(
+  rows: readonly KyvernoRow[],
+  options: { readonly detailed: boolean; readonly plain: boolean },
+): string {
+  const { detailed } = options;
   const headers = ["ID", "POLICY", "RULE", "RESOURCE", "RESULT", "REASON", ...(detailed ? ["MESSAGE"] : [])];
   const body = rows.map((r) => [
     String(r.id),
@@ -48,7 +52,7 @@ export function renderRowsTable(rows: readonly KyvernoRow[], detailed: boolean):
     r.reason,
     ...(detailed ? [r.message] : []),
   ]);
-  return renderTable(headers, body);
+  return renderTable(headers, body, options);
 }
 
 /**

@@ -25,10 +25,13 @@ interface PrintOptions {
   readonly format: TestFormat;
   readonly detailed: boolean;
   readonly failOnly: boolean;
+  /** --remove-color: the table's header without Kyverno's colours (output/table.ts). */
+  readonly plain: boolean;
 }
 
 export function printResults(suites: readonly SuiteResult[], options: PrintOptions, io: Io): void {
   const { format, detailed, failOnly } = options;
+  const table = { detailed, plain: options.plain };
   if (format === "bylaw-json") return io.out(renderBylawJson(suites));
   if (format === "bylaw-yaml") return io.out(renderBylawYaml(suites));
   if (format === "junit") return io.out(renderJunit(suites));
@@ -44,7 +47,7 @@ export function printResults(suites: readonly SuiteResult[], options: PrintOptio
     failed.push(...rows.filter((r) => r.failure));
     if (!failOnly) {
       if (format !== "table") block(rows, format);
-      else if (rows.length > 0) io.out(`\n${renderRowsTable(rows, detailed)}\n`);
+      else if (rows.length > 0) io.out(`\n${renderRowsTable(rows, table)}\n`);
     }
     if (s.explanations !== undefined) io.out(`${explanationText(s.explanations)}\n`);
   }
@@ -55,7 +58,7 @@ export function printResults(suites: readonly SuiteResult[], options: PrintOptio
     io.out(
       `Aggregated Failed Test Cases : \n${renderRowsTable(
         failed.map((r, i) => ({ ...r, id: i + 1 })),
-        detailed,
+        table,
       )}`,
     );
   else block(failed, format);
