@@ -53,12 +53,18 @@ async function main(): Promise<number> {
     suiteErrors += suites.filter((s) => s.error !== undefined).length;
     const tally = perCategory.get(entry.category) ?? { rows: 0, ok: 0 };
     tally.rows += entry.checks;
-    for (const row of suites.flatMap((s) => s.results)) {
-      if (row.ok) {
+    // A check passes when all its rows do (a name standing for several resources gives a row each).
+    const rows = suites.flatMap((s) => s.results);
+    rows.forEach((row, i) => {
+      if (row.sameCheck === true) return;
+      let n = i + 1;
+      while (rows[n]?.sameCheck === true) n++;
+      if (rows.slice(i, n).every((r) => r.ok)) {
         tally.ok++;
         passing.add(row.id);
-      } else failing.push(row);
-    }
+      }
+    });
+    failing.push(...rows.filter((r) => !r.ok));
     perCategory.set(entry.category, tally);
   }
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");

@@ -139,21 +139,53 @@ export function rulelessRow(expected: ExpectedResult, policy: CompiledPolicy): b
   return policy.language !== "kyverno" || expected.anyRule === true;
 }
 
-export function compareRow(
+/**
+ * One verdict per resource the row's name stands for: as Kyverno's test, a row naming `x` checks
+ * every resource named `x` its policy answered for, whatever the row's `kind` (a Role and a
+ * ClusterRole both named `x` are two rows), each as its own (apiVersion, kind, namespace, name), in
+ * the order the resources were given. None answered: one "Not found" verdict.
+ */
+export function compareRows(
   expected: ExpectedResult,
   resource: string,
   responses: readonly PolicyResponse[],
   check?: ResourceCheck,
-): RowVerdict {
+): RowVerdict[] {
   const policy = bareName(expected.policy);
   const candidates = responsesOf(responses, policy).filter((r) => concerns(r, resource));
   if (candidates.length === 0)
-    return {
-      ok: false,
-      actual: null,
-      reason: "Not found",
-      message: `no result for policy ${policy} and resource ${resource}`,
-    };
+    return [
+      {
+        ok: false,
+        actual: null,
+        reason: "Not found",
+        message: `no result for policy ${policy} and resource ${resource}`,
+      },
+    ];
+  const byObject = new Map<string, PolicyResponse[]>();
+  for (const response of candidates) {
+    const key = objectKey(response, resource);
+    const group = byObject.get(key);
+    if (group === undefined) byObject.set(key, [response]);
+    else group.push(response);
+  }
+  return [...byObject.values()].map((group) => compareObject(expected, resource, group, check));
+}
+
+/** Which resource a response answers for the row: its own, or the mutate-existing target it patched that has the row's name. */
+function objectKey(response: PolicyResponse, wanted: string): string {
+  if (resourceMatches(response, wanted)) return subjectOf(response.resource);
+  const target = response.rules.find((x) => x.patchedTarget !== undefined && objectMatches(x.patchedTarget, wanted));
+  return target?.patchedTarget !== undefined ? subjectOf(target.patchedTarget) : subjectOf(response.resource);
+}
+
+/** The verdict of one resource's responses: a rule that disagrees wins over one that agrees; no rule at all is Excluded. */
+function compareObject(
+  expected: ExpectedResult,
+  resource: string,
+  candidates: readonly PolicyResponse[],
+  check: ResourceCheck | undefined,
+): RowVerdict {
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;
   for (const response of candidates) {

@@ -39,7 +39,7 @@ import { unmappedSubresources } from "../../platform/offline-values/values-subre
 import { loadPaths } from "../../platform/files/index.js";
 import { withPolicyFixHint } from "../../platform/policy-documents/index.js";
 import { loadPolicies } from "../load-policies.js";
-import { compareRow, loadedSubject } from "./compare.js";
+import { compareRows, loadedSubject } from "./compare.js";
 import { loadSuiteCluster, type SuiteCluster } from "./context-file.js";
 import { inDefaultNamespace } from "../../platform/default-namespace.js";
 import { loadSuiteExceptions } from "./exceptions-file.js";
@@ -149,10 +149,15 @@ async function runTestDocument(
   const rdocs = await loadPaths(spec.resources.map((r) => resolve(dir, r)));
   const missing = rdocs.filter((d) => d.error !== undefined);
   if (missing.length > 0) return fail(`${file}: resources: ${missing.map((d) => d.error).join("; ")}`);
+  // As Kyverno's loader, a namespaced resource without one is in `default` before duplicates are found
+  // (a Pod without a namespace and one in `default` with the same name are the same Pod).
   const distinct = withoutDuplicates(
-    rdocs.map((d) => d.value).filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string"),
+    rdocs
+      .map((d) => d.value)
+      .filter((v): v is JsonObject => isObject(v) && typeof v["kind"] === "string")
+      .map((r) => inDefaultNamespace(r, crdScopes(crds.kinds))),
   );
-  const resources = distinct.uniques.map((r) => inDefaultNamespace(r, crdScopes(crds.kinds)));
+  const resources = distinct.uniques;
   // With clusterResources, Kyverno's test puts the resources in its fake cluster too (commands/test `runTest`: allObjects).
   const clusterObjects =
     spec.clusterResources.length > 0
@@ -232,15 +237,18 @@ async function runTestDocument(
   spec.results.forEach((expected, i) => {
     for (const resource of rowResources(expected, () => responsesFor(expected.operation))) {
       const invalid = policies.invalid.get(bareName(expected.policy));
-      const verdict =
+      const verdicts =
         invalid !== undefined
-          ? { ok: false, actual: null, reason: `Invalid policy: ${withPolicyFixHint(invalid)}`, message: invalid }
-          : compareRow(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
-      const subject =
-        verdict.reason === "Not found" && !("subject" in verdict)
-          ? loadedSubject(resources, expected.kind, resource)
-          : undefined;
-      rows.push(row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject }));
+          ? [{ ok: false, actual: null, reason: `Invalid policy: ${withPolicyFixHint(invalid)}`, message: invalid }]
+          : compareRows(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
+      verdicts.forEach((verdict, n) => {
+        const subject =
+          verdict.reason === "Not found" && !("subject" in verdict)
+            ? loadedSubject(resources, expected.kind, resource)
+            : undefined;
+        const r = row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject });
+        rows.push(n === 0 ? r : { ...r, sameCheck: true });
+      });
     }
   });
   return {

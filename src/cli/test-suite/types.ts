@@ -1,8 +1,13 @@
 /** One expected row (results entry × resource it names) and what Bylaw found for it. */
 import type { PolicyExplanation } from "../../engine/index.js";
 export interface RowResult {
-  /** Stable id: `<suite dir>::<entry index>::<resource>`. */
+  /**
+   * Stable id: `<suite dir>::<entry index>::<resource>`, one check of the entry. Where the name stands
+   * for several resources (a Role and a ClusterRole both named it) their rows share the id.
+   */
   readonly id: string;
+  /** A further resource of the name the row before checked: one check's rows, which passes when all of them do. */
+  readonly sameCheck?: true;
   readonly policy: string;
   readonly rule: string;
   readonly resource: string;

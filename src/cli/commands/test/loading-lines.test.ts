@@ -81,3 +81,17 @@ test("a selector that picks none of a suite's rows leaves the suite out, loading
   assert.doesNotMatch(r.out, /Loading test/);
   assert.match(r.out, /Test Summary: 0 tests passed and 0 tests failed/);
 });
+
+test("a Pod without a namespace and one in default with the same name are one Pod: the second is the duplicate, named in default", async () => {
+  const inDefault = pod("good", "team: a").replace("namespace: team", "namespace: default");
+  const without = pod("good", "x: y").replace("namespace: team, ", "");
+  const r = await run(["$DIR"], {
+    "s/policy.yaml": policyFixture("require-team"),
+    "s/a.yaml": inDefault,
+    "s/b.yaml": without,
+    "s/kyverno-test.yaml": suite("first", false),
+  });
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /\n {2}warning: found duplicated resource Pod good default\n/);
+  assert.match(r.out, /Applying 1 policy to 1 resource with 0 exceptions/);
+});
