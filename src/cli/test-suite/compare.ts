@@ -33,6 +33,12 @@ interface RowVerdict {
    * Deployment), as Kyverno's test table names it; absent when no rule result was (Excluded, Not found).
    */
   readonly resultRule?: string;
+  /**
+   * The row is not checked: the mutated resource is missing from the `patchedResources` file and the
+   * entry does not say `failOnMissingResources: true`. Kyverno's test prints no row for it and counts
+   * nothing; Bylaw warns with `message` instead of a row.
+   */
+  readonly unchecked?: true;
 }
 
 /**
@@ -104,8 +110,11 @@ function ruleConcerns(response: PolicyResponse, rule: RuleResult, wanted: string
  * as Kyverno's CLI does — a row may expect exactly that.
  */
 export type ResourceCheck = (response: PolicyResponse, rule: RuleResult) => ResourceProblem | undefined;
-export type ResourceProblem =
-  { readonly kind: "error"; readonly message: string } | { readonly kind: "mismatch"; readonly message: string };
+export type ResourceProblem = {
+  /** `missing`: the mutated resource is not in the `patchedResources` file at all. */
+  readonly kind: "error" | "mismatch" | "missing";
+  readonly message: string;
+};
 
 /**
  * The responses of each policy, by name, for each list compared against: a suite compares every
@@ -188,6 +197,7 @@ function compareObject(
 ): RowVerdict {
   const names = new Set([expected.rule, `autogen-${expected.rule}`, `autogen-cronjob-${expected.rule}`]);
   let verdict: RowVerdict | undefined;
+  let unchecked: string | undefined;
   for (const response of candidates) {
     const ruleless = rulelessRow(expected, response.policy);
     const rules = response.rules.filter((r) => (ruleless || names.has(r.rule)) && ruleConcerns(response, r, resource));
@@ -202,7 +212,14 @@ function compareObject(
       continue;
     }
     for (const rule of rules) {
-      const problem = check?.(response, rule);
+      const found = check?.(response, rule);
+      // kyverno test: a mutated resource missing from patchedResources leaves the row unchecked (a
+      // generated one does not); with failOnMissingResources, or generated, it is a Resource error.
+      if (found?.kind === "missing" && rule.type !== "Generation" && expected.failOnMissingResources !== true) {
+        unchecked = found.message;
+        continue;
+      }
+      const problem = found?.kind === "missing" ? { ...found, kind: "error" as const } : found;
       const actual = problem?.kind === "mismatch" ? "fail" : reportResult(rule.status, response.policy.scored);
       const ok = actual === expected.result && problem?.kind !== "error";
       const reason =
@@ -227,5 +244,8 @@ function compareObject(
       if (verdict === undefined || verdict.reason === "Excluded" || (verdict.ok && !ok)) verdict = v;
     }
   }
+  // As Kyverno's test, a resource whose only results were not checked gives no row (not even Excluded).
+  if (unchecked !== undefined && (verdict === undefined || verdict.reason === "Excluded"))
+    return { ok: false, actual: null, reason: "Not checked", message: unchecked, unchecked: true };
   return verdict ?? { ok: false, actual: null, reason: "Not found", message: "no result" };
 }

@@ -1,8 +1,10 @@
 /**
  * For a result row naming `patchedResources` (mutate) or `generatedResource(s)` (generate): compare
  * what the rule produced with the file before the result itself is compared, as `kyverno test` does.
- * A different or missing object is a mismatch (the row's actual result becomes `fail`); an
- * unreadable file is an error.
+ * A different object is a mismatch (the row's actual result becomes `fail`); an object the file
+ * does not hold is `missing` (compare.ts decides the row, as kyverno test: a patched one leaves the
+ * row unchecked unless `failOnMissingResources`, a generated one is a Resource error); an unreadable
+ * file is an error.
  */
 import {
   type JsonObject,
@@ -66,7 +68,7 @@ function compareWith(
     const want = findSameObject(loaded.docs, a);
     if (want === undefined) {
       if (actual.length > 1) continue;
-      return { kind: "mismatch", message: `${file}: no ${describe(a)} in the file` };
+      return { kind: "missing", message: `${file}: no ${describe(a)} in the file` };
     }
     if (!sameContent(a, want)) {
       return {
@@ -77,7 +79,7 @@ function compareWith(
     return undefined;
   }
   return {
-    kind: "mismatch",
+    kind: "missing",
     message: `${file}: none of the generated resources (${actual.map(describe).join(", ")}) is in the file`,
   };
 }

@@ -234,6 +234,7 @@ async function runTestDocument(
     return r;
   };
   const rows: RowResult[] = [];
+  let unchecked = 0;
   spec.results.forEach((expected, i) => {
     for (const resource of rowResources(expected, () => responsesFor(expected.operation))) {
       const invalid = policies.invalid.get(bareName(expected.policy));
@@ -241,14 +242,23 @@ async function runTestDocument(
         invalid !== undefined
           ? [{ ok: false, actual: null, reason: `Invalid policy: ${withPolicyFixHint(invalid)}`, message: invalid }]
           : compareRows(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
-      verdicts.forEach((verdict, n) => {
-        const subject =
-          verdict.reason === "Not found" && !("subject" in verdict)
-            ? loadedSubject(resources, expected.kind, resource)
-            : undefined;
-        const r = row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject });
-        rows.push(n === 0 ? r : { ...r, sameCheck: true });
-      });
+      for (const v of verdicts)
+        if ("unchecked" in v && v.unchecked === true) {
+          unchecked++;
+          warnings.push(
+            `${file}: results[${i}] (${expected.policy}, ${resource}): ${v.message}: the row is not checked, as kyverno test leaves it (failOnMissingResources: true fails it)`,
+          );
+        }
+      verdicts
+        .filter((v) => !("unchecked" in v && v.unchecked === true))
+        .forEach((verdict, n) => {
+          const subject =
+            verdict.reason === "Not found" && !("subject" in verdict)
+              ? loadedSubject(resources, expected.kind, resource)
+              : undefined;
+          const r = row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject });
+          rows.push(n === 0 ? r : { ...r, sameCheck: true });
+        });
     }
   });
   return {
@@ -256,6 +266,7 @@ async function runTestDocument(
     file,
     name: spec.name,
     warnings,
+    ...(unchecked > 0 ? { unchecked } : {}),
     ...(policyErrors.length > 0 ? { policyErrors } : {}),
     results: rows,
     ...(inputs.explanations !== undefined ? { explanations: inputs.explanations } : {}),

@@ -18,6 +18,11 @@ export interface ExpectedResult {
   readonly generatedResources?: readonly string[];
   readonly cloneSourceResource?: string;
   readonly operation?: string;
+  /**
+   * `failOnMissingResources: true`: a mutated resource missing from `patchedResources` fails the
+   * row; without it the row is not checked (compare.ts `unchecked`), as kyverno test leaves it.
+   */
+  readonly failOnMissingResources?: boolean;
   /** The entry names no resource: it checks every resource the policy's rule matched. */
   readonly allResources?: boolean;
   /**
@@ -198,6 +203,7 @@ export function parseTestFile(doc: JsonValue): TestFileOutcome {
       ...(Array.isArray(r["generatedResources"]) ? { generatedResources: strList(r["generatedResources"]) } : {}),
       ...opt("cloneSourceResource", r["cloneSourceResource"]),
       ...opt("operation", r["operation"]),
+      ...(r["failOnMissingResources"] === true ? { failOnMissingResources: true } : {}),
       ...(allResources ? { allResources } : {}),
       ...(RULELESS_FLAGS.some((f) => r[f] === true) ? { anyRule: true } : {}),
     });

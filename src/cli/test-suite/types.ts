@@ -43,6 +43,11 @@ export interface SuiteResult {
    */
   readonly policyErrors?: readonly string[];
   readonly results: readonly RowResult[];
+  /**
+   * Checks left unchecked, as kyverno test leaves them (a patched resource missing from its file;
+   * each is a warning): the suite ran and prints its table even when no row is left.
+   */
+  readonly unchecked?: number;
   /** What was loaded, as Kyverno's `test` lists it before its table; absent when the suite stopped loading. */
   readonly loaded?: SuiteLoaded;
   /** `bylaw test --explain`: how each policy's results on each resource came about. */

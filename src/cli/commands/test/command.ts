@@ -34,7 +34,9 @@ policy, rule and resource equals the expected one, compared as kyverno test comp
 name, resource by name or namespace/name, rule by name or its autogen- / autogen-cronjob- variants,
 result as a policy-report result ("fail" reads "warn" when the policy's policies.kyverno.io/scored
 annotation is "false"). A resource the rule does not match counts as "Excluded" (a pass, as in
-Kyverno). A row for a rule Bylaw does not run yet gets the actual result "error", so it fails unless
+Kyverno). As kyverno test, a name stands for every resource of that name the policy answered for,
+whatever the row's kind (a Role and a ClusterRole both named x are a row each; either failing
+fails). A row for a rule Bylaw does not run yet gets the actual result "error", so it fails unless
 it expects error.
 
 Test files are read as kyverno test reads them: every document of a test file is a test; any
@@ -55,8 +57,11 @@ MutatingPolicy's patch). A MutatingPolicy's patchedResources is the resource aft
 resource's MutatingPolicies (Kyverno runs them as one batch). A row with patchedResources or generatedResource
 first compares the produced object with the file's object of the same kind, name and namespace
 (unset namespace = default; nulls and empty maps/lists ignored); a difference makes the row's
-result "fail" (reason "Resource diff", naming the fields). cloneSourceResource files and the
-suite's targetResources are the objects that already exist, for clones and mutate.targets.
+result "fail" (reason "Resource diff", naming the fields). A mutated resource the patchedResources
+file does not hold leaves the row unchecked, as kyverno test does, with a warning naming the file and
+the resource (failOnMissingResources: true makes it a failing "Resource error"; a missing generated
+resource always is). cloneSourceResource files and the suite's targetResources are the objects
+that already exist, for clones and mutate.targets.
 
 policies may name Kubernetes ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding files,
 run as Kyverno's CLI runs them (docs/vap-cli-vs-api-server.md): a binding binds the policy it

@@ -83,18 +83,30 @@ describe("bylaw test: patchedResources", () => {
     assert.match(rows[0]?.message ?? "", /\.metadata\.labels\.team: want "charlie", got "bravo"/);
   });
 
-  test("a row may expect fail when the file holds another object", async () => {
-    const { rows } = await run({
+  test("a patched resource the file does not hold leaves the row unchecked with a warning, as kyverno test; failOnMissingResources fails it", async () => {
+    const files = (flag: string) => ({
       "policy.yaml": addTeam,
       "resources.yaml": pods,
       "other.yaml": patched("bravo").replace("name: bare", "name: other"),
       "kyverno-test.yaml": suite(
-        "- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: fail, patchedResources: other.yaml}\n",
+        `- {policy: add-team, rule: team, resources: [bare], kind: Pod, result: fail, patchedResources: other.yaml${flag}}\n`,
       ),
     });
+    const dir = tempTree(files(""));
+    const io = recordingIo();
+    assert.equal(await main(["test", dir], io), 0, "nothing checked, nothing failed");
+    assert.doesNotMatch(io.stdout.join("\n"), /│ 1 /, "no row");
+    assert.match(io.stdout.join("\n"), /Test Summary: 0 tests passed and 0 tests failed/);
+    assert.match(
+      io.stderr.join("\n"),
+      /results\[0\] \(add-team, bare\): other\.yaml: no Pod default\/bare in the file: the row is not checked, as kyverno test leaves it \(failOnMissingResources: true fails it\)/,
+    );
+    const strict = await run(files(", failOnMissingResources: true"));
+    assert.equal(strict.code, 1);
     assert.deepEqual(
-      rows.map((r) => [r.ok, r.actual]),
-      [[true, "fail"]],
+      strict.rows.map((r) => [r.ok, r.reason]),
+      [[false, "Resource error"]],
+      "even a row expecting fail: the resource it names is not there",
     );
   });
 

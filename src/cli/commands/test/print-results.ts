@@ -41,13 +41,14 @@ export function printResults(suites: readonly SuiteResult[], options: PrintOptio
   const failed: KyvernoRow[] = [];
   for (const s of suites) {
     // A test with no results entry to check is not run by Kyverno, so it prints nothing for it.
-    if (s.results.length === 0 && s.error === undefined) continue;
+    if (s.results.length === 0 && s.error === undefined && s.unchecked === undefined) continue;
     io.out(renderLoading(s));
     const rows = kyvernoRows(s.results);
     failed.push(...rows.filter((r) => r.failure));
     if (!failOnly) {
       if (format !== "table") block(rows, format);
-      else if (rows.length > 0) io.out(`\n${renderRowsTable(rows, table)}\n`);
+      // An empty table prints as its blank lines alone, as Kyverno's printer leaves it.
+      else io.out(rows.length > 0 ? `\n${renderRowsTable(rows, table)}\n` : "\n");
     }
     if (s.explanations !== undefined) io.out(`${explanationText(s.explanations)}\n`);
   }
