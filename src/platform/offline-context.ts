@@ -88,6 +88,16 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
   const objects = new OfflineResources(options.resources ?? []);
   const haveObjects = objects.size > 0;
   let served: OfflineResources | undefined;
+  const hinted = new Set<string>();
+  const notGiven = (read: Result<JsonValue>, resource: string): Result<JsonValue> => {
+    if (!hinted.has(resource)) {
+      hinted.add(resource);
+      options.onWarning?.(
+        `a policy reads ${resource} from the cluster (resource.Get/List), and this run reads none: it answers as Kyverno's CLI does (not found); give the objects in a test's context file or clusterResources, or run bylaw apply --cluster`,
+      );
+    }
+    return read.ok ? read : err("unavailable", read.error.message);
+  };
   const apiCallObjects = (): OfflineResources | undefined => {
     if (options.apiCallObjects === undefined) return undefined;
     served ??= new OfflineResources(options.apiCallObjects());
@@ -134,20 +144,10 @@ export function offlineContextSources(options: OfflineContextOptions = {}): Cont
       return v === undefined ? err("context", `failed to fetch entry key=${name.split(".")[0] ?? name}`) : ok(v);
     },
     imageData: imageDataSource(options),
-    getResource: (r) =>
-      haveObjects
-        ? objects.get(r)
-        : err(
-            "unavailable",
-            `${r.resource} "${r.name}": no cluster connection: the object must come from a test's context file or clusterResources`,
-          ),
-    listResources: (r) =>
-      haveObjects
-        ? objects.list(r)
-        : err(
-            "unavailable",
-            `${r.resource}: no cluster connection: the objects must come from a test's context file or clusterResources`,
-          ),
+    // With no objects given, a read answers as Kyverno's CLI (its fake context: `pods "x" not found`,
+    // `horizontalpodautoscalers.autoscaling resource not found`) and a warning says where objects come from.
+    getResource: (r) => (haveObjects ? objects.get(r) : notGiven(objects.get(r), r.resource)),
+    listResources: (r) => (haveObjects ? objects.list(r) : notGiven(objects.list(r), r.resource)),
     ...paramPort(options),
     ...(options.clusterGiven === true ? { clusterGiven: true } : {}),
     // A rule reading data nothing gave is an error naming the entry, never a pass on a default.

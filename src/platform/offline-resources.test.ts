@@ -94,12 +94,23 @@ describe("offline resources", () => {
     );
   });
 
-  test("without objects nothing is read: configMap and resource reads are errors naming what is missing", () => {
-    const ctx = offlineContextSources({});
+  test("without objects nothing is read: resource reads are Kyverno's CLI's errors, and a warning (once per resource) says where objects come from", () => {
+    const warnings: string[] = [];
+    const ctx = offlineContextSources({ onWarning: (w) => warnings.push(w) });
     assert.equal(ctx.canLoad("configMap"), false);
     const r = ctx.getResource?.({ apiVersion: "v1", resource: "configmaps", namespace: "default", name: "a" });
     assert.ok(r !== undefined && !r.ok);
-    assert.match(r.error.message, /configmaps "a": no cluster connection/);
+    assert.equal(r.error.message, 'configmaps "a" not found');
+    const l = ctx.listResources?.({
+      apiVersion: "autoscaling/v2",
+      resource: "horizontalpodautoscalers",
+      namespace: "x",
+    });
+    assert.ok(l !== undefined && !l.ok);
+    assert.equal(l.error.message, "horizontalpodautoscalers.autoscaling resource not found");
+    ctx.getResource?.({ apiVersion: "v1", resource: "configmaps", namespace: "default", name: "b" });
+    assert.equal(warnings.length, 2, "one warning per resource read");
+    assert.match(warnings[0] ?? "", /reads configmaps from the cluster .*context file or clusterResources/);
     const img = ctx.imageData("busybox:1.35");
     assert.ok(!img.ok);
     assert.match(img.error.message, /image data for busybox:1.35 not found in the context/);
