@@ -242,23 +242,25 @@ async function runTestDocument(
         invalid !== undefined
           ? [{ ok: false, actual: null, reason: `Invalid policy: ${withPolicyFixHint(invalid)}`, message: invalid }]
           : compareRows(expected, resource, responsesFor(expected.operation), resourceCheck(expected, files));
-      for (const v of verdicts)
-        if ("unchecked" in v && v.unchecked === true) {
-          unchecked++;
-          warnings.push(
-            `${file}: results[${i}] (${expected.policy}, ${resource}): ${v.message}: the row is not checked, as kyverno test leaves it (failOnMissingResources: true fails it)`,
-          );
+      const checked: typeof verdicts = [];
+      for (const v of verdicts) {
+        if (!("unchecked" in v && v.unchecked === true)) {
+          checked.push(v);
+          continue;
         }
-      verdicts
-        .filter((v) => !("unchecked" in v && v.unchecked === true))
-        .forEach((verdict, n) => {
-          const subject =
-            verdict.reason === "Not found" && !("subject" in verdict)
-              ? loadedSubject(resources, expected.kind, resource)
-              : undefined;
-          const r = row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject });
-          rows.push(n === 0 ? r : { ...r, sameCheck: true });
-        });
+        unchecked++;
+        warnings.push(
+          `${file}: results[${i}] (${expected.policy}, ${resource}): ${v.message}: the row is not checked, as kyverno test leaves it (failOnMissingResources: true fails it)`,
+        );
+      }
+      checked.forEach((verdict, n) => {
+        const subject =
+          verdict.reason === "Not found" && !("subject" in verdict)
+            ? loadedSubject(resources, expected.kind, resource)
+            : undefined;
+        const r = row(idPrefix, i, expected, resource, subject === undefined ? verdict : { ...verdict, subject });
+        rows.push(n === 0 ? r : { ...r, sameCheck: true });
+      });
     }
   });
   return {

@@ -183,8 +183,6 @@ function renderReports(io: Io, options: ApplyOptions, run: RunResults): void {
 
 /** kyverno apply's -i/--stdin (stdout only the resources, results to stderr) and -t/--table. */
 function renderKyvernoModes(io: Io, options: ApplyOptions, run: RunResults): void {
-  const resourcesToStdout = options.outputPath === undefined;
-  const resources = run.produced.length > 0 ? yamlStream(run.produced) : undefined;
   if (options.resourcesOnly) {
     const toStderr: Io = { ...io, out: (text) => io.err(text) };
     // The text leaves out its header and the resources, as kyverno apply -i; for the other formats
@@ -192,7 +190,7 @@ function renderKyvernoModes(io: Io, options: ApplyOptions, run: RunResults): voi
     if (options.table) toStderr.out(renderResultsTable(run.rows, options));
     else if (options.format === "text") renderKyvernoText(toStderr, options, run);
     else renderResults(toStderr, { ...options, resourcesOnly: false, outputPath: "" }, run);
-    if (resourcesToStdout && resources !== undefined) io.out(resources);
+    if (options.outputPath === undefined && run.produced.length > 0) io.out(yamlStream(run.produced));
     return;
   }
   // As kyverno apply -t: its header and what its processor printed (the mutated and generated
