@@ -1,28 +1,23 @@
 /**
  * Regular expressions, always RE2 (re2js), never JavaScript RegExp: the standard `matches`,
  * Kubernetes' regex library (`find`, `findAll`) and cel-go's ext.Regex v1 (`regex.replace`,
- * `regex.extract`, `regex.extractAll`). Patterns are compiled once and cached per environment.
+ * `regex.extract`, `regex.extractAll`). Patterns are compiled once and cached per environment
+ * (values/regex-cache.ts).
  */
 import { Optional } from "@marcbachmann/cel-js";
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { CelFunctionError, namespace, type CelLibrary } from "../library.js";
+import { regexCache } from "../../values/regex-cache.js";
 
 /** The name `matches` calls are bound to at compile time (create-cel.ts `useRe2`). */
 export const RE2_MATCHES = "bylawRe2Matches";
 
-function regexCache(max = 500): (pattern: string) => RE2JS {
-  const cache = new Map<string, RE2JS>();
+/** Compiles through the shared cache; an invalid pattern is the function's error. */
+function regexCompiler(): (pattern: string) => RE2JS {
+  const compile = regexCache();
   return (pattern) => {
-    let re = cache.get(pattern);
-    if (re === undefined) {
-      try {
-        re = RE2JS.compile(pattern);
-      } catch (e) {
-        throw new CelFunctionError(`error parsing regexp: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (cache.size >= max) cache.clear();
-      cache.set(pattern, re);
-    }
+    const re = compile(pattern);
+    if (typeof re === "string") throw new CelFunctionError(`error parsing regexp: ${re}`);
     return re;
   };
 }
@@ -70,7 +65,7 @@ function replace(re: RE2JS, s: string, repl: string, count: number): string {
 }
 
 export function regexLibraries(): CelLibrary[] {
-  const compile = regexCache();
+  const compile = regexCompiler();
   const matches = (s: string, p: string): boolean => compile(p).matcher(s).find();
   const extract = (s: string, p: string): unknown => {
     const re = compile(p);

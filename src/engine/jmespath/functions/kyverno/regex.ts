@@ -1,19 +1,14 @@
 /** Regular-expression functions, with Go RE2 semantics (via re2js) and Go's `ReplaceAll` rules. */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import type { FunctionArg, FunctionContext, FunctionDef } from "../../types.js";
 import { charge, checkLength } from "./budget.js";
 import { stringArg } from "./args.js";
 import { argumentTypeError, functionError, goError } from "./errors.js";
 import { ifaceToString } from "./go-text.js";
+import { regexCache } from "../../../values/regex-cache.js";
 
-/** Compiles a Go regexp; a syntax error keeps Go's text (`error parsing regexp: …`). */
-function compile(pattern: string): RE2JS | string {
-  try {
-    return RE2JS.compile(pattern);
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
-}
+/** Compiles a Go regexp once per pattern; a syntax error keeps Go's text (`error parsing regexp: …`). */
+const compile = regexCache();
 
 type Match = readonly number[];
 
