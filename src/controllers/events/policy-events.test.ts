@@ -4,6 +4,11 @@ import { createEngine, type CompiledPolicy, type JsonObject, type PolicyResponse
 import { fakePorts } from "../../../test/support/fake-ports.js";
 import { backgroundAppliedEvents, policyResultEvents, scanResultEvents } from "./policy-events.js";
 import { eventComponents } from "./components.js";
+import type { KubeEvent } from "./event-object.js";
+
+/** The admission Events, built (policyResultEvents answers drafts, built only when queued). */
+const builtEvents = (input: Parameters<typeof policyResultEvents>[0]): KubeEvent[] =>
+  policyResultEvents(input).map((draft) => draft());
 
 function compile(doc: JsonObject): CompiledPolicy {
   const r = createEngine(fakePorts()).compile(doc);
@@ -51,7 +56,7 @@ const failed: PolicyResponse = {
 };
 
 test("an Audit failure: PolicyViolation on the policy (related to the Pod) and on the Pod, Kyverno's texts", () => {
-  const [onPolicy, onPod, ...rest] = policyResultEvents({ responses: [failed], resource: pod, blocked: false, origin });
+  const [onPolicy, onPod, ...rest] = builtEvents({ responses: [failed], resource: pod, blocked: false, origin });
   assert.equal(rest.length, 0);
   assert.equal(onPolicy?.["reason"], "PolicyViolation");
   assert.equal(onPolicy?.["type"], "Warning");
@@ -78,7 +83,7 @@ test("an Audit failure: PolicyViolation on the policy (related to the Pod) and o
 });
 
 test("a blocked request: only the policy's Event, marked (blocked); the object does not exist", () => {
-  const events = policyResultEvents({ responses: [failed], resource: pod, blocked: true, origin });
+  const events = builtEvents({ responses: [failed], resource: pod, blocked: true, origin });
   assert.equal(events.length, 1);
   assert.equal(events[0]?.["action"], "Resource Blocked");
   assert.equal(
@@ -89,7 +94,7 @@ test("a blocked request: only the policy's Event, marked (blocked); the object d
 
 test("an object without a name yet (generateName) gets no Event of its own", () => {
   const unnamed = { apiVersion: "v1", kind: "Pod", metadata: { generateName: "web-", namespace: "apps" } };
-  const events = policyResultEvents({ responses: [failed], resource: unnamed, blocked: false, origin });
+  const events = builtEvents({ responses: [failed], resource: unnamed, blocked: false, origin });
   assert.equal(events.length, 1);
   assert.equal((events[0]?.["regarding"] as JsonObject)["kind"], "ClusterPolicy");
 });
@@ -101,7 +106,7 @@ test("applied policies: PolicyApplied (Normal) for a pass and a mutation, in the
     resource: pod,
     rules: [{ rule: "owner", type: "Mutation", status: "pass", message: "mutated" }],
   };
-  const events = policyResultEvents({ responses: [passed, mutated], resource: pod, blocked: false, origin });
+  const events = builtEvents({ responses: [passed, mutated], resource: pod, blocked: false, origin });
   assert.deepEqual(
     events.map((e) => [e["reason"], e["type"], e["note"], e.metadata["namespace"]]),
     [
@@ -109,7 +114,7 @@ test("applied policies: PolicyApplied (Normal) for a pass and a mutation, in the
       ["PolicyApplied", "Normal", "Pod apps/web is successfully mutated", "apps"],
     ],
   );
-  const omitted = policyResultEvents({
+  const omitted = builtEvents({
     responses: [passed, mutated, failed],
     resource: pod,
     blocked: false,
@@ -123,7 +128,7 @@ test("applied policies: PolicyApplied (Normal) for a pass and a mutation, in the
 
 test("skipped rules only: no Event", () => {
   const skipped: PolicyResponse = { ...failed, rules: [{ ...failed.rules[0]!, status: "skip", message: "" }] };
-  assert.deepEqual(policyResultEvents({ responses: [skipped], resource: pod, blocked: false, origin }), []);
+  assert.deepEqual(builtEvents({ responses: [skipped], resource: pod, blocked: false, origin }), []);
 });
 
 test("generated targets: PolicyApplied 'resource generated' from the generate component, renamed by the prefix", () => {
@@ -155,7 +160,7 @@ const excepted: PolicyResponse = {
 };
 
 test("a rule an exception skipped: PolicySkipped regarding the exception and the policy, Kyverno's texts; none when blocked or omitted", () => {
-  const events = policyResultEvents({ responses: [excepted], resource: pod, blocked: false, origin });
+  const events = builtEvents({ responses: [excepted], resource: pod, blocked: false, origin });
   assert.deepEqual(
     events.map((e) => [e["reason"], e["type"], e["action"], e["note"]]),
     [
@@ -182,9 +187,9 @@ test("a rule an exception skipped: PolicySkipped regarding the exception and the
   assert.equal(events[0]?.metadata["namespace"], "apps");
   assert.equal((events[1]?.["regarding"] as JsonObject)["kind"], "ClusterPolicy");
   assert.equal((events[1]?.["related"] as JsonObject)["name"], "web");
-  assert.deepEqual(policyResultEvents({ responses: [excepted], resource: pod, blocked: true, origin }), []);
+  assert.deepEqual(builtEvents({ responses: [excepted], resource: pod, blocked: true, origin }), []);
   const omitted = { ...origin, omit: new Set(["PolicyApplied", "PolicySkipped"]) };
-  assert.deepEqual(policyResultEvents({ responses: [excepted], resource: pod, blocked: false, origin: omitted }), []);
+  assert.deepEqual(builtEvents({ responses: [excepted], resource: pod, blocked: false, origin: omitted }), []);
 });
 
 test("a namespaced policy's exception Event names the policy with its namespace; a pass beside a skip makes no PolicyApplied, as Kyverno's", () => {
@@ -196,9 +201,7 @@ test("a namespaced policy's exception Event names the policy with its namespace;
       { rule: "other", type: "Mutation", status: "skip", message: "", exceptions: ["apps/x"] },
     ],
   };
-  const notes = policyResultEvents({ responses: [namespaced], resource: pod, blocked: false, origin }).map(
-    (e) => e["note"],
-  );
+  const notes = builtEvents({ responses: [namespaced], resource: pod, blocked: false, origin }).map((e) => e["note"]);
   assert.deepEqual(notes, [
     "resource Pod/apps/web was skipped from policy rule apps/add-owner/other",
     "resource Pod/apps/web was skipped from rule other due to policy exceptions apps/x",
@@ -222,7 +225,7 @@ test("a ValidatingPolicy skipped by a policies.kyverno.io exception: no Event (K
     resource: pod,
     rules: [{ rule: "vp", type: "Validation", status: "skip", message: "", exceptions: ["apps/x"] }],
   };
-  assert.deepEqual(policyResultEvents({ responses: [skipped], resource: pod, blocked: false, origin }), []);
+  assert.deepEqual(builtEvents({ responses: [skipped], resource: pod, blocked: false, origin }), []);
 });
 
 test("a background scan: PolicyViolation on the resource and on the policy per failing rule, never blocked; PolicySkipped for exceptions; a pass makes none", () => {

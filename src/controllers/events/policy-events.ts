@@ -43,14 +43,17 @@ export interface EventOrigin {
   readonly omit?: ReadonlySet<string>;
 }
 
-/** The Events of one request's (or one scan's) policy responses for `resource`. */
+/**
+ * The Events of one request's policy responses for `resource`, as drafts: an Event the emitter's
+ * full queue drops is never built (with the policy library loaded, a Pod create makes dozens).
+ */
 export function policyResultEvents(input: {
   readonly responses: readonly PolicyResponse[];
   readonly resource: JsonObject;
   /** The request was denied: the object was not stored. */
   readonly blocked: boolean;
   readonly origin: EventOrigin;
-}): KubeEvent[] {
+}): EventDraft[] {
   const events: EventDraft[] = [];
   const resource = objectRef(input.resource, { apiVersion: "", kind: "" });
   for (const response of input.responses) {
@@ -63,7 +66,7 @@ export function policyResultEvents(input: {
       if (!input.blocked) events.push(...exceptionEvents(response, resource, input.origin));
     } else events.push(...applied(response.policy, resource, input.origin));
   }
-  return events.map((draft) => draft());
+  return events;
 }
 
 /**

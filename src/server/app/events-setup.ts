@@ -84,7 +84,8 @@ export function setUpEvents(o: {
     onReviewed: (reviewed) => {
       const { object, responses, blocked } = reviewed;
       const from = origin(components.admission);
-      for (const e of policyResultEvents({ resource: object, responses, blocked, origin: from })) emitter.emit(e);
+      for (const draft of policyResultEvents({ resource: object, responses, blocked, origin: from }))
+        emitter.emit(draft);
     },
   };
 }
