@@ -4,7 +4,8 @@
  * and those plus its ValidatingPolicies (part 1), the apiCall entry's cost per review (part 3, which loads the Pod-watching policy),
  * then informer memory with many Pods and namespaces (part 2). Prints figures, never verdicts; the
  * cluster is always brought down, on failure too. Sizes: BENCH_CREATES (500), BENCH_CONCURRENCY
- * (8), BENCH_REVIEWS (400), BENCH_NAMESPACES (1000), BENCH_PODS (10000); BENCH_PARTS picks parts.
+ * (8), BENCH_REVIEWS (400), BENCH_NAMESPACES (1000), BENCH_PODS (10000); BENCH_PARTS picks parts;
+ * BENCH_KEEP=1 keeps the cluster's folder (its logs: Bylaw's admission review lines with their durations).
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     const down = await stopCluster(cluster.dir);
     if (down.code !== 0)
       console.error(`scripts/cluster.sh down ${cluster.dir} failed (exit ${down.code}): ${down.stderr}`);
+    else if (process.env["BENCH_KEEP"] === "1") console.log(`cluster folder kept (BENCH_KEEP=1): ${cluster.dir}`);
     else rmSync(cluster.dir, { recursive: true, force: true });
   }
   if (failed) throw failure;
