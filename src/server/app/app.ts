@@ -681,6 +681,9 @@ export async function startServe(
   // With live context the workers' engines read it through a bridge to this thread's caches
   // (server/worker/context-bridge.ts), so reviews that leave their batch finish off this thread there too.
   const runner = workerPool(o, now, live, logger);
+  // Each snapshot is compiled in the workers as soon as it is loaded (only what changed), not by the
+  // first review that leaves its batch: with the policy library loaded that compile took seconds.
+  const unwarm = runner !== undefined ? warmWorkers(runner, source) : undefined;
   // Events (kyverno-admission, kyverno-generate, …) go to the API server through one bounded queue.
   const events =
     live !== undefined
@@ -809,6 +812,7 @@ export async function startServe(
         await others.value.close();
         await ha.value.close();
         await servers.close(o.graceSeconds * 1000);
+        unwarm?.();
         await runner?.close();
         events?.emitter.close();
         unbind();
@@ -868,6 +872,18 @@ function workerPool(
     ...(limit !== undefined ? { heapMiB: Math.max(32, Math.floor(limit / 4 / 1024 / 1024)) } : {}),
     ...(live !== undefined ? { context: live.context, types: live.types } : {}),
     onEvent: (event, detail) => logger.warn(detail, `bylaw serve: evaluation ${event}`),
+  });
+}
+
+/** Sends the current snapshot, then each one loaded, to the evaluation workers; answers the unsubscribe. */
+function warmWorkers(
+  runner: { warm(snapshot: PolicySnapshot): void },
+  source: Pick<ServedPolicySource, "current" | "onChange">,
+): () => void {
+  const current = source.current();
+  if (current.generation > 0) runner.warm(current);
+  return source.onChange((event) => {
+    if (event.kind === "loaded") runner.warm(event.snapshot);
   });
 }
 

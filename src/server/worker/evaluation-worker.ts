@@ -1,5 +1,6 @@
 /**
- * An evaluation worker (worker_threads): compiles each policy snapshot it is sent, once, with the
+ * An evaluation worker (worker_threads): compiles each policy snapshot it is sent (only the policies
+ * it does not hold from a snapshot it keeps), with the
  * same engine ports as `bylaw serve`, and runs review jobs under their deadline (admission/review-runner.ts
  * `runPolicies`), reporting each finished policy as it goes. With live context (`--cluster`) the
  * engine's ContextSources is a bridge to the main thread's caches (context-bridge.ts), each call
@@ -25,14 +26,14 @@ import { servePorts } from "../serve-ports.js";
 import { runPolicies } from "../admission/review-runner.js";
 import {
   type BridgeInit,
-  KEEP_SNAPSHOTS,
+  KeptSnapshots,
   type FromWorker,
   type RunMessage,
   type SnapshotMessage,
   type ToWorker,
 } from "./wire.js";
 import { ContextBridge } from "./context-bridge.js";
-import { rebuildPolicy } from "./policy-recipe.js";
+import { rebuildPolicy, type PolicyRecipe } from "./policy-recipe.js";
 
 /** A snapshot compiled: each policy, or why it did not compile here (only the jobs that run it fail). */
 type Compiled =
@@ -57,6 +58,9 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
   };
   const engine = createEngine(servePorts({ live: bridge?.sources(), typedKinds }));
   const snapshots = new Map<number, Compiled>();
+  /** The policies compiled, by recipe id, while a kept snapshot names them (wire.ts KeptSnapshots). */
+  const recipes = new Map<number, CompiledPolicy | string>();
+  const kept = new KeptSnapshots();
   const post = (message: FromWorker): void => port.postMessage(message);
   port.on("message", (m: ToWorker) => {
     try {
@@ -65,8 +69,13 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
         return;
       }
       if (m.type === "snapshot") {
-        snapshots.set(m.id, compileSnapshot(engine, m));
-        for (const id of snapshots.keys()) if (snapshots.size > KEEP_SNAPSHOTS) snapshots.delete(id);
+        snapshots.set(m.id, compileSnapshot(engine, m, recipes));
+        const gone = kept.add(
+          m.id,
+          m.policies.map((p) => p.id),
+        );
+        for (const id of gone.snapshots) snapshots.delete(id);
+        for (const id of gone.recipes) recipes.delete(id);
         return;
       }
       run({ engine, snapshots, bridge }, m, post);
@@ -76,15 +85,17 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
   });
 }
 
-function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
-  const policies = m.policies.map((recipe, i): CompiledPolicy | string => {
-    const r = rebuildPolicy(engine, recipe);
-    if (!r.ok)
-      return `policy ${i} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
-    // What the policy matches, as the main thread compiled it (a kyverno.io policy's rule names; one per CEL matchConstraints).
-    if (policyMatchNames(r.policy).join("\n") !== (m.ruleNames[i] ?? []).join("\n"))
-      return `policy ${r.policy.name} compiled to other rules in the evaluation worker`;
-    return r.policy;
+/**
+ * A snapshot's policies: those the worker holds from a kept snapshot as they are, the others
+ * compiled from their recipes (and kept in `recipes` under their ids).
+ */
+function compileSnapshot(engine: Engine, m: SnapshotMessage, recipes: Map<number, CompiledPolicy | string>): Compiled {
+  const policies = m.policies.map((p): CompiledPolicy | string => {
+    if (p.recipe === undefined)
+      return recipes.get(p.id) ?? `policy recipe ${p.id} is not loaded in the evaluation worker`;
+    const compiled = compileRecipe(engine, p.recipe, p.ruleNames ?? []);
+    recipes.set(p.id, compiled);
+    return compiled;
   });
   const exceptions: AnyCompiledException[] = [];
   for (const doc of m.exceptions) {
@@ -96,6 +107,23 @@ function compileSnapshot(engine: Engine, m: SnapshotMessage): Compiled {
     exceptions.push(r.exception);
   }
   return { policies, exceptions };
+}
+
+/** One policy rebuilt from its recipe, or why it cannot run here (only the jobs that run it fail). */
+function compileRecipe(engine: Engine, recipe: PolicyRecipe, ruleNames: readonly string[]): CompiledPolicy | string {
+  const r = rebuildPolicy(engine, recipe);
+  const name = recipeName(recipe);
+  if (!r.ok)
+    return `policy ${name} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
+  // What the policy matches, as the main thread compiled it (a kyverno.io policy's rule names; one per CEL matchConstraints).
+  if (policyMatchNames(r.policy).join("\n") !== ruleNames.join("\n"))
+    return `policy ${r.policy.name} compiled to other rules in the evaluation worker`;
+  return r.policy;
+}
+
+function recipeName(recipe: PolicyRecipe): string {
+  const name = (recipe.document["metadata"] as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : "(unnamed)";
 }
 
 interface WorkerState {

@@ -1,7 +1,7 @@
 /**
  * The messages between the worker pool (main thread) and an evaluation worker. Everything here is
  * plain data that survives structured cloning: policies travel as their own documents (policy-recipe.ts) and are compiled
- * once per snapshot in each worker; results travel as rule results and are joined back to the main
+ * once in each worker, then reused by every snapshot that keeps them; results travel as rule results and are joined back to the main
  * thread's compiled policies by their place in the job.
  */
 import type { MessagePort } from "node:worker_threads";
@@ -14,16 +14,76 @@ import type { ClusterTypesState } from "../../kube/openapi-typed-kinds.js";
 export const KEEP_SNAPSHOTS = 2;
 
 /**
- * A policy snapshot to compile: what rebuilds each policy, in snapshot order, and what each policy
- * matches (`policyMatchNames`: a kyverno.io policy's rule names, `""` per CEL matchConstraints) to
- * check the compilation against.
+ * One policy of a snapshot, by its recipe's id (one per policy the main thread compiled): with the
+ * recipe and what the policy matches (`policyMatchNames`: a kyverno.io policy's rule names, `""` per
+ * CEL matchConstraints, to check the compilation against) when the worker does not hold it compiled
+ * from an earlier snapshot it keeps.
+ */
+export interface SnapshotPolicy {
+  readonly id: number;
+  readonly recipe?: PolicyRecipe;
+  readonly ruleNames?: readonly string[];
+}
+
+/**
+ * A policy snapshot to compile, in snapshot order. A worker compiles only the policies it does not
+ * hold from a snapshot it keeps: a policy added or changed recompiles that policy alone, so a
+ * snapshot can be sent as soon as it is loaded, before any review needs it.
  */
 export interface SnapshotMessage {
   readonly type: "snapshot";
   readonly id: number;
-  readonly policies: readonly PolicyRecipe[];
-  readonly ruleNames: readonly (readonly string[])[];
+  readonly policies: readonly SnapshotPolicy[];
   readonly exceptions: readonly JsonObject[];
+}
+
+/**
+ * The snapshots a worker keeps (the last KEEP_SNAPSHOTS received) and the policy recipes they name.
+ * The worker keeps its compiled policies by it, and the pool keeps the same record of each worker
+ * (the messages arrive in the order they are sent), so both agree on which recipes need sending.
+ */
+export class KeptSnapshots {
+  readonly #snapshots = new Map<number, readonly number[]>();
+  /** Recipe id → the kept snapshots that name it. */
+  readonly #uses = new Map<number, number>();
+
+  has(snapshot: number): boolean {
+    return this.#snapshots.has(snapshot);
+  }
+
+  holds(recipe: number): boolean {
+    return this.#uses.has(recipe);
+  }
+
+  /** Records a snapshot received; answers the snapshots no longer kept and the recipes no kept snapshot names. */
+  add(snapshot: number, recipes: readonly number[]): { snapshots: number[]; recipes: number[] } {
+    const gone: { snapshots: number[]; recipes: number[] } = { snapshots: [], recipes: [] };
+    this.#forget(snapshot, gone);
+    this.#snapshots.set(snapshot, recipes);
+    for (const r of new Set(recipes)) this.#uses.set(r, (this.#uses.get(r) ?? 0) + 1);
+    for (const oldest of this.#snapshots.keys()) {
+      if (this.#snapshots.size <= KEEP_SNAPSHOTS) break;
+      this.#forget(oldest, gone);
+      gone.snapshots.push(oldest);
+    }
+    // A snapshot sent again names its recipes again: only those no kept snapshot names are gone.
+    gone.recipes = gone.recipes.filter((r) => !this.#uses.has(r));
+    return gone;
+  }
+
+  #forget(snapshot: number, gone: { recipes: number[] }): void {
+    const recipes = this.#snapshots.get(snapshot);
+    if (recipes === undefined) return;
+    this.#snapshots.delete(snapshot);
+    for (const r of new Set(recipes)) {
+      const left = (this.#uses.get(r) ?? 1) - 1;
+      if (left > 0) this.#uses.set(r, left);
+      else {
+        this.#uses.delete(r);
+        gone.recipes.push(r);
+      }
+    }
+  }
 }
 
 /** The engine request as data: the loaded exceptions are the worker's own (`exceptions: true`). */

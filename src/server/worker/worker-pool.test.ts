@@ -324,6 +324,47 @@ describe("worker pool", () => {
     assert.equal(outcome.done[0]?.response.rules[0]?.status, "error");
     assert.match(outcome.done[0]?.response.rules[0]?.message ?? "", /not in its policy snapshot/);
   });
+
+  test("snapshots warmed as they load, one policy changed in each, give each snapshot's own results; an evicted one is sent again", async () => {
+    const compile = (doc: JsonObject): CompiledPolicy => {
+      const r = engine.compile(doc);
+      if (!r.ok) throw new Error("did not compile");
+      return r.policy;
+    };
+    // Snapshot 2 keeps the first two policies as compiled and changes the team label the first requires to "owner".
+    const owner = compile(
+      clusterPolicy(
+        "team-label",
+        [podRule("team", { message: "label owner is required", pattern: { metadata: { labels: { owner: "?*" } } } })],
+        { validationFailureAction: "Enforce" },
+      ),
+    );
+    const [first, second, third] = snapshot.policies as [CompiledPolicy, CompiledPolicy, CompiledPolicy];
+    const two: PolicySnapshot = { policies: [owner, second, third], generation: 2, loadedAt: 0 };
+    const three: PolicySnapshot = { policies: [first, second], generation: 3, loadedAt: 0 };
+    const four: PolicySnapshot = { policies: [owner], generation: 4, loadedAt: 0 };
+    for (const s of [two, three, four]) pool.warm(s);
+    const resource = pod({ name: "p", labels: { team: "t" }, containers: [{ name: "x", image: "nginx" }] });
+    const request = requestOf(resource);
+    // The worker keeps the last two (three and four); one and two are sent again with their jobs.
+    for (const s of [four, three, two, snapshot]) {
+      const outcome = await pool.run({
+        snapshot: s,
+        policies: s.policies,
+        request,
+        object: resource,
+        deadlineAt: now() + 10,
+      });
+      assert.deepEqual(outcome.left, []);
+      assert.deepEqual(
+        outcome.done.map((d) => [d.response.policy, d.response.rules]),
+        s.policies.map((p) => [p, engine.validate(p, request).rules]),
+        `snapshot ${s.generation}`,
+      );
+    }
+    assert.equal(engine.validate(owner, request).rules[0]?.status, "fail");
+    assert.equal(engine.validate(first, request).rules[0]?.status, "pass");
+  });
 });
 
 /** A kyverno.io policy with only the named rule, as the webhook's mutating plan narrows one. */

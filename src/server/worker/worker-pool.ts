@@ -26,7 +26,7 @@ import {
 import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/review-runner.js";
-import { KEEP_SNAPSHOTS, wireRequest, type FromWorker, type ToWorker } from "./wire.js";
+import { KeptSnapshots, wireRequest, type FromWorker, type SnapshotPolicy, type ToWorker } from "./wire.js";
 import { hostBridge } from "./bridge-host.js";
 import { FairQueue } from "./fair-queue.js";
 import { recipeOf } from "./policy-recipe.js";
@@ -78,8 +78,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | undefined;
-  /** Snapshot ids this worker has compiled. */
-  loaded: Set<number>;
+  /** The snapshots this worker keeps compiled, and the policy recipes they name (its own record of them). */
+  kept: KeptSnapshots;
   /** The version of the cluster's kinds this worker was sent. */
   types?: number;
   /** This worker's end of the live-context bridge, with live context. */
@@ -98,6 +98,11 @@ interface SnapshotInfo {
 }
 
 interface WorkerPool extends ReviewRunner {
+  /**
+   * Sends a snapshot just loaded to every worker now, so that each compiles what changed before a
+   * review needs it, rather than the first review that leaves its batch waiting for the compile.
+   */
+  warm(snapshot: PolicySnapshot): void;
   close(): Promise<void>;
 }
 
@@ -108,6 +113,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   /** Most workers one namespace may hold: all but one, so that another namespace finds one. */
   const cap = Math.max(1, options.size - 1);
   let nextSnapshot = 1;
+  const recipeIds = new WeakMap<CompiledPolicy["origin"], number>();
+  let nextRecipe = 1;
   let nextJob = 1;
   let closed = false;
 
@@ -137,7 +144,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }
   function newSlot(spare: boolean): Slot {
     // The slot is complete once its worker is spawned (the worker's events refer to the slot).
-    const slot = { job: undefined, loaded: new Set<number>(), spare } as unknown as Slot;
+    const slot = { job: undefined, kept: new KeptSnapshots(), spare } as unknown as Slot;
     slot.worker = spawn(slot);
     return slot;
   }
@@ -154,6 +161,37 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
   function post(slot: Slot, message: ToWorker): void {
     slot.worker.postMessage(message);
+  }
+
+  /** A policy's recipe id: one per policy the main thread compiled (by its origin), reused by every snapshot that holds it. */
+  function recipeId(policy: CompiledPolicy): number {
+    let id = recipeIds.get(policy.origin);
+    if (id === undefined) recipeIds.set(policy.origin, (id = nextRecipe++));
+    return id;
+  }
+
+  /**
+   * Sends the snapshot to the worker unless it keeps it: each policy by its recipe id, with its recipe
+   * only when the worker holds none compiled (a new or changed policy), so a reload costs the worker
+   * the policies that changed, not the whole set.
+   */
+  function sendSnapshot(slot: Slot, snapshot: PolicySnapshot): void {
+    const info = snapshotInfo(snapshot);
+    if (slot.kept.has(info.id)) return;
+    const policies = snapshot.policies.map((p): SnapshotPolicy => {
+      const id = recipeId(p);
+      return slot.kept.holds(id) ? { id } : { id, recipe: recipeOf(p), ruleNames: policyMatchNames(p) };
+    });
+    post(slot, {
+      type: "snapshot",
+      id: info.id,
+      policies,
+      exceptions: (snapshot.exceptions ?? []).map((e) => e.document),
+    });
+    slot.kept.add(
+      info.id,
+      policies.map((p) => p.id),
+    );
   }
 
   /** Ends a job with what it finished; `error` turns its unfinished policies into evaluation errors. */
@@ -198,7 +236,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     slot.job = undefined;
     if (!closed) {
       slot.worker = spawn(slot);
-      slot.loaded = new Set();
+      slot.kept = new KeptSnapshots();
       delete slot.types;
     } else slot.bridge?.close();
     void worker.terminate();
@@ -209,19 +247,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function start(slot: Slot, job: Job): void {
     slot.job = job;
     job.slot = slot;
-    if (!slot.loaded.has(job.snapshotId)) {
-      const s = job.run.snapshot;
-      post(slot, {
-        type: "snapshot",
-        id: job.snapshotId,
-        policies: s.policies.map(recipeOf),
-        ruleNames: s.policies.map(policyMatchNames),
-        exceptions: (s.exceptions ?? []).map((e) => e.document),
-      });
-      slot.loaded.add(job.snapshotId);
-      // The worker keeps its last KEEP_SNAPSHOTS snapshots (evaluation-worker.ts); so does this record of them.
-      for (const id of slot.loaded) if (slot.loaded.size > KEEP_SNAPSHOTS) slot.loaded.delete(id);
-    }
+    sendSnapshot(slot, job.run.snapshot);
     const types = options.types;
     if (types !== undefined && slot.types !== types.version) {
       post(slot, { type: "types", state: types.state() });
@@ -305,6 +331,17 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         queue.push(key, job);
         pump();
       });
+    },
+    warm(snapshot: PolicySnapshot): void {
+      if (closed) return;
+      for (const slot of slots) {
+        try {
+          sendSnapshot(slot, snapshot);
+        } catch (e) {
+          // Not sent now: the first job on this snapshot sends it (and settles as an error if it cannot).
+          options.onEvent?.("warm-up failed", { error: e instanceof Error ? e.message : String(e) });
+        }
+      }
     },
     async close() {
       closed = true;
