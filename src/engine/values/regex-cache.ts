@@ -8,7 +8,7 @@
  */
 import { RE2JS } from "re2js";
 
-export interface RegexCacheOptions {
+interface RegexCacheOptions {
   /** Patterns kept at most (default 500). */
   readonly max?: number;
   /** Longest pattern kept, in UTF-16 code units (default 4,096). */
@@ -16,7 +16,7 @@ export interface RegexCacheOptions {
 }
 
 /** A compiler of patterns: the compiled expression, or the text of the error that stopped it. */
-export type RegexCompiler = (pattern: string) => RE2JS | string;
+type RegexCompiler = (pattern: string) => RE2JS | string;
 
 export function regexCache(options: RegexCacheOptions = {}): RegexCompiler {
   const max = options.max ?? 500;
