@@ -60,19 +60,7 @@ describe("worker pool", () => {
 
   test("a job gives the rule results the engine gives on this thread, joined to this thread's policies", async () => {
     const resource = pod({ name: "p", labels: { app: "a" }, containers: [{ name: "x", image: "nginx" }] });
-    const request = requestOf(resource);
-    const outcome = await pool.run({
-      snapshot,
-      policies: snapshot.policies,
-      request,
-      object: resource,
-      deadlineAt: now() + 10,
-    });
-    assert.deepEqual(outcome.left, []);
-    assert.deepEqual(
-      outcome.done.map((d) => [d.response.policy, d.response.rules]),
-      snapshot.policies.map((p) => [p, engine.validate(p, request).rules]),
-    );
+    const outcome = await sameAsThisThread(pool, snapshot, resource);
     assert.ok(outcome.done.every((d) => d.seconds >= 0));
     assert.deepEqual(
       outcome.done.map((d) => d.response.rules[0]?.status),
@@ -347,25 +335,34 @@ describe("worker pool", () => {
     const resource = pod({ name: "p", labels: { team: "t" }, containers: [{ name: "x", image: "nginx" }] });
     const request = requestOf(resource);
     // The worker keeps the last two (three and four); one and two are sent again with their jobs.
-    for (const s of [four, three, two, snapshot]) {
-      const outcome = await pool.run({
-        snapshot: s,
-        policies: s.policies,
-        request,
-        object: resource,
-        deadlineAt: now() + 10,
-      });
-      assert.deepEqual(outcome.left, []);
-      assert.deepEqual(
-        outcome.done.map((d) => [d.response.policy, d.response.rules]),
-        s.policies.map((p) => [p, engine.validate(p, request).rules]),
-        `snapshot ${s.generation}`,
-      );
-    }
+    for (const s of [four, three, two, snapshot]) await sameAsThisThread(pool, s, resource);
     assert.equal(engine.validate(owner, request).rules[0]?.status, "fail");
     assert.equal(engine.validate(first, request).rules[0]?.status, "pass");
   });
 });
+
+/** Runs every policy of the snapshot in the pool: each finishes, with the rule results the engine gives on this thread. */
+async function sameAsThisThread(
+  pool: ReturnType<typeof createWorkerPool>,
+  s: PolicySnapshot,
+  resource: JsonObject,
+): Promise<Awaited<ReturnType<ReturnType<typeof createWorkerPool>["run"]>>> {
+  const request = requestOf(resource);
+  const outcome = await pool.run({
+    snapshot: s,
+    policies: s.policies,
+    request,
+    object: resource,
+    deadlineAt: now() + 10,
+  });
+  assert.deepEqual(outcome.left, [], `snapshot ${s.generation}`);
+  assert.deepEqual(
+    outcome.done.map((d) => [d.response.policy, d.response.rules]),
+    s.policies.map((p) => [p, engine.validate(p, request).rules]),
+    `snapshot ${s.generation}`,
+  );
+  return outcome;
+}
 
 /** A kyverno.io policy with only the named rule, as the webhook's mutating plan narrows one. */
 function narrowTo(policy: CompiledPolicy | undefined, rule: string): CompiledPolicy {
