@@ -34,6 +34,7 @@ import {
 } from "./wire.js";
 import { ContextBridge } from "./context-bridge.js";
 import { rebuildPolicy, type PolicyRecipe } from "./policy-recipe.js";
+import { documentName } from "../../platform/policy-documents/index.js";
 
 /** A snapshot compiled: each policy, or why it did not compile here (only the jobs that run it fail). */
 type Compiled =
@@ -70,10 +71,8 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
       }
       if (m.type === "snapshot") {
         snapshots.set(m.id, compileSnapshot(engine, m, recipes));
-        const gone = kept.add(
-          m.id,
-          m.policies.map((p) => p.id),
-        );
+        const ids = m.policies.map((p) => p.id);
+        const gone = kept.add(m.id, ids);
         for (const id of gone.snapshots) snapshots.delete(id);
         for (const id of gone.recipes) recipes.delete(id);
         return;
@@ -112,18 +111,13 @@ function compileSnapshot(engine: Engine, m: SnapshotMessage, recipes: Map<number
 /** One policy rebuilt from its recipe, or why it cannot run here (only the jobs that run it fail). */
 function compileRecipe(engine: Engine, recipe: PolicyRecipe, ruleNames: readonly string[]): CompiledPolicy | string {
   const r = rebuildPolicy(engine, recipe);
-  const name = recipeName(recipe);
+  const name = documentName(recipe.document);
   if (!r.ok)
     return `policy ${name} did not compile in the evaluation worker: ${r.problems.map((p) => p.message).join("; ")}`;
   // What the policy matches, as the main thread compiled it (a kyverno.io policy's rule names; one per CEL matchConstraints).
   if (policyMatchNames(r.policy).join("\n") !== ruleNames.join("\n"))
     return `policy ${r.policy.name} compiled to other rules in the evaluation worker`;
   return r.policy;
-}
-
-function recipeName(recipe: PolicyRecipe): string {
-  const name = (recipe.document["metadata"] as { name?: unknown } | undefined)?.name;
-  return typeof name === "string" ? name : "(unnamed)";
 }
 
 interface WorkerState {
