@@ -258,6 +258,7 @@ function mutateReview(
       }
       const denial = step(response, deps.now() - t0);
       if (denial !== undefined) return denial;
+      deps.runner?.answerWaiting?.();
     }
     return reinvoke() ?? answer([]);
   };

@@ -53,6 +53,12 @@ export interface RunOutcome {
 
 export interface ReviewRunner {
   run(job: RunJob): Promise<RunOutcome>;
+  /**
+   * Answers now the live-context calls the runner's workers are blocked on, if any: called between
+   * policies of a batch, so that a worker's review does not wait for this thread's event loop.
+   * Whether any was answered.
+   */
+  answerWaiting?(): boolean;
   /** Stops the runner's workers, if any. */
   close?(): Promise<void>;
 }

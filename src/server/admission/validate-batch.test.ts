@@ -298,6 +298,40 @@ describe("handleValidateBatch", () => {
       [1, 1],
     );
   });
+
+  test("between policies the runner answers its workers' waiting calls, and the time that takes is no policy's", () => {
+    // Readings as above (2 s a reading); answering a worker's call takes one reading of its own.
+    const f = fakeDeps({
+      policies: [
+        needsLabel("app", { validationFailureAction: "Enforce" }, "first"),
+        needsLabel("team", { validationFailureAction: "Enforce" }, "second"),
+      ],
+      clockStep: 2,
+      deadlineSeconds: 100,
+    });
+    let asked = 0;
+    const runner = {
+      run: () => Promise.reject(new Error("no review leaves this batch")),
+      answerWaiting: () => {
+        asked++;
+        f.deps.now();
+        return true;
+      },
+    };
+    handleValidateBatch(
+      [
+        reviewOf(pod({ name: "a", labels: { app: "a", team: "t" } }), { uid: uid(1) }),
+        reviewOf(pod({ name: "b", labels: { app: "b", team: "t" } }), { uid: uid(2) }),
+      ],
+      { ...f.deps, runner },
+      "fail",
+    );
+    assert.equal(asked, 2, "once after each policy");
+    assert.deepEqual(
+      f.results.map((e) => `${e.policy.name}=${e.durationSeconds}`),
+      ["first=1", "first=1", "second=1", "second=1"],
+    );
+  });
 });
 
 describe("the candidate index in the batch", () => {

@@ -6,10 +6,10 @@
  * that cannot be cloned, or a call for a job that has ended is an error the rule reports, never a
  * value the policy chose.
  */
-import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { type ContextSources, err, type JsonValue, type Result } from "../../engine/index.js";
 import { jsonSizeOver } from "./answer-size.js";
 import type { BridgeAnswer, BridgeCall, BridgeInit, BridgeMethod, LoadKind } from "./wire.js";
+import { countedChannel } from "./counted-channel.js";
 
 /** The largest answer that crosses to a worker (its JSON size, about). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -17,9 +17,15 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Runs a forwarded call within its review's context; undefined when the job is not running any more. */
 type JobContext = (job: number) => (<T>(fn: () => T) => T) | undefined;
 
-interface HostedBridge {
+export interface HostedBridge {
   /** What the worker is given (transfer `init.port`). */
   readonly init: BridgeInit;
+  /**
+   * Answers now the calls the worker posted and this thread has not answered yet (counted-channel.ts):
+   * for a caller in a long stretch of work on this thread (a batch), so that the worker, blocked on a
+   * call, does not wait for the event loop to turn. Whether there was any.
+   */
+  answerWaiting(): boolean;
   close(): void;
 }
 
@@ -28,11 +34,11 @@ const OPTIONAL: readonly BridgeMethod[] = ["getResource", "listResources"];
 
 /** A bridge for one worker, answering from `sources` within each call's job context. */
 export function hostBridge(sources: ContextSources, contextOf: JobContext): HostedBridge {
-  const { port1, port2 } = new MessageChannel();
   const signal = new SharedArrayBuffer(4);
   const word = new Int32Array(signal);
-  port1.on("message", (call: BridgeCall) => answer(port1, word, call, () => resultOf(sources, contextOf, call)));
-  port1.unref();
+  const channel = countedChannel((call: BridgeCall) =>
+    answer(channel.send, word, call, () => resultOf(sources, contextOf, call)),
+  );
   const canLoad = Object.fromEntries(LOAD_KINDS.map((k) => [k, sources.canLoad(k)])) as Record<LoadKind, boolean>;
   const methods: BridgeMethod[] = [
     "configMap",
@@ -41,11 +47,20 @@ export function hostBridge(sources: ContextSources, contextOf: JobContext): Host
     "imageData",
     ...OPTIONAL.filter((m) => sources[m] !== undefined),
   ];
-  return { init: { port: port2, signal, canLoad, methods }, close: () => port1.close() };
+  return {
+    init: { ...channel.worker, signal, canLoad, methods },
+    answerWaiting: channel.drain,
+    close: channel.close,
+  };
 }
 
-function answer(port: MessagePort, word: Int32Array, call: BridgeCall, compute: () => Result<JsonValue>): void {
-  const reply = (result: Result<JsonValue>): void => port.postMessage({ id: call.id, result } satisfies BridgeAnswer);
+function answer(
+  send: (answer: BridgeAnswer) => void,
+  word: Int32Array,
+  call: BridgeCall,
+  compute: () => Result<JsonValue>,
+): void {
+  const reply = (result: Result<JsonValue>): void => send({ id: call.id, result });
   try {
     reply(compute());
   } catch (e) {

@@ -120,6 +120,42 @@ describe("live context through the evaluation worker bridge", () => {
     }
   });
 
+  test("while this thread is busy, answerWaiting answers a worker's calls and takes a job's end, so the next job starts", async () => {
+    const asked: string[] = [];
+    const counted: ContextSources = {
+      ...context,
+      configMap: (namespace, name, caller) => {
+        asked.push(name);
+        return context.configMap(namespace, name, caller);
+      },
+    };
+    const own = createWorkerPool({ size: 1, now, context: counted });
+    try {
+      assert.equal(own.answerWaiting(), false, "nothing is waiting before a job");
+      const job = (resource: JsonObject) =>
+        own.run({
+          snapshot,
+          policies: snapshot.policies,
+          request: requestOf(resource),
+          object: resource,
+          deadlineAt: now() + 20,
+        });
+      // One worker: the second job waits for the first to end, which the worker reports on its channel.
+      const first = job(withContainers("a", "bad"));
+      const second = job(withContainers("b"));
+      // This thread stays busy (as in a batch) until all three calls are answered, or 10 s.
+      const busyUntil = now() + 10;
+      while (asked.length < 3 && now() < busyUntil) own.answerWaiting();
+      assert.deepEqual(asked, ["a", "bad", "b"], "every call of both jobs was answered while this thread was busy");
+      const messages = async (outcome: ReturnType<typeof job>) =>
+        (await outcome).done.flatMap((d) => d.response.rules.map((r) => `${r.status}: ${r.message}`));
+      assert.deepEqual(await messages(first), ["fail: validation failure: x is bad"]);
+      assert.deepEqual(await messages(second), ["pass: rule passed"]);
+    } finally {
+      await own.close();
+    }
+  });
+
   test("a call the main thread answers after the review's deadline is a rule error or left by the deadline, never a pass", async () => {
     const slow: ContextSources = {
       ...context,

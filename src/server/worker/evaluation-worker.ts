@@ -33,6 +33,7 @@ import {
   type ToWorker,
 } from "./wire.js";
 import { ContextBridge } from "./context-bridge.js";
+import { type CountedPort, postCounted } from "./counted-channel.js";
 import { rebuildPolicy, type PolicyRecipe } from "./policy-recipe.js";
 import { documentName } from "../../platform/policy-documents/index.js";
 
@@ -47,7 +48,7 @@ const now = (): number => performance.now() / 1000;
  * Serves one worker's messages: its engine and compiled snapshots live here, not in the module, so
  * nothing outlives the worker or is shared with another engine.
  */
-function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
+function serve(port: MessagePort, post: (message: FromWorker) => void, bridge: ContextBridge | undefined): void {
   // The same ports as the server's own engine, so a review gives the same results on either.
   // The kinds a MutatingPolicy's ApplyConfiguration is typed with: the built-in ones until the
   // main thread sends the cluster's (`--cluster`), which it does before any job.
@@ -62,7 +63,6 @@ function serve(port: MessagePort, bridge: ContextBridge | undefined): void {
   /** The policies compiled, by recipe id, while a kept snapshot names them (wire.ts KeptSnapshots). */
   const recipes = new Map<number, CompiledPolicy | string>();
   const kept = new KeptSnapshots();
-  const post = (message: FromWorker): void => port.postMessage(message);
   port.on("message", (m: ToWorker) => {
     try {
       if (m.type === "types") {
@@ -189,6 +189,9 @@ function yieldToMainThread(): void {
 
 if (parentPort !== null) {
   yieldToMainThread();
-  const init = (workerData as { bridge?: BridgeInit } | null)?.bridge;
-  serve(parentPort, init !== undefined ? new ContextBridge(init, now) : undefined);
+  const { bridge, replies } = workerData as { bridge?: BridgeInit; replies: CountedPort };
+  // Reports go on the counted channel the pool gave (counted-channel.ts), which a busy main thread reads too.
+  const counted = { port: replies.port, count: new Int32Array(replies.posted) };
+  const post = (message: FromWorker): void => postCounted(counted, message);
+  serve(parentPort, post, bridge !== undefined ? new ContextBridge(bridge, now) : undefined);
 }

@@ -4,9 +4,9 @@
  * once in each worker, then reused by every snapshot that keeps them; results travel as rule results and are joined back to the main
  * thread's compiled policies by their place in the job.
  */
-import type { MessagePort } from "node:worker_threads";
 import type { EngineRequest, JsonObject, JsonValue, Result, RuleResult } from "../../engine/index.js";
 import type { RunKind } from "../admission/review-runner.js";
+import type { CountedPort } from "./counted-channel.js";
 import type { PolicyRecipe } from "./policy-recipe.js";
 import type { ClusterTypesState } from "../../kube/openapi-typed-kinds.js";
 
@@ -173,11 +173,11 @@ export interface BridgeAnswer {
 }
 
 /**
- * What a worker needs to reach the main thread's live context: its end of the bridge's channel, the
- * shared word the main thread bumps after each answer, and what the live port can load and answer.
+ * What a worker needs to reach the main thread's live context: its end of the bridge's channel (calls
+ * are posted counted, counted-channel.ts), the shared word the main thread bumps after each answer,
+ * and what the live port can load and answer.
  */
-export interface BridgeInit {
-  readonly port: MessagePort;
+export interface BridgeInit extends CountedPort {
   readonly signal: SharedArrayBuffer;
   readonly canLoad: Readonly<Record<LoadKind, boolean>>;
   readonly methods: readonly BridgeMethod[];

@@ -11,6 +11,9 @@
  * terminated and replaced. Either way the job's unfinished policies are left to their
  * failurePolicy. A worker that fails turns the job's
  * unfinished policies into evaluation errors (which deny under failurePolicy Fail), never a pass.
+ * A worker reports on a counted channel (counted-channel.ts), and `answerWaiting`, called between
+ * the policies of a batch, answers its live-context calls and takes the end of its job (starting the
+ * next) without waiting for this thread's event loop to turn.
  */
 import { AsyncResource } from "node:async_hooks";
 import { Worker } from "node:worker_threads";
@@ -27,7 +30,8 @@ import { evaluationError } from "../admission/deadline.js";
 import type { PolicySnapshot } from "../types.js";
 import type { ReviewRunner, RunDone, RunJob, RunOutcome } from "../admission/review-runner.js";
 import { KeptSnapshots, wireRequest, type FromWorker, type SnapshotPolicy, type ToWorker } from "./wire.js";
-import { hostBridge } from "./bridge-host.js";
+import { type HostedBridge, hostBridge } from "./bridge-host.js";
+import { type CountedChannel, countedChannel } from "./counted-channel.js";
 import { FairQueue } from "./fair-queue.js";
 import { recipeOf } from "./policy-recipe.js";
 import type { ClusterTypedKinds } from "../../kube/openapi-typed-kinds.js";
@@ -83,7 +87,9 @@ interface Slot {
   /** The version of the cluster's kinds this worker was sent. */
   types?: number;
   /** This worker's end of the live-context bridge, with live context. */
-  bridge?: { close(): void };
+  bridge?: HostedBridge;
+  /** The channel this worker reports its jobs on. */
+  replies?: CountedChannel;
   /** The spare: it takes only a job whose namespace holds no worker. */
   readonly spare: boolean;
 }
@@ -98,6 +104,7 @@ interface SnapshotInfo {
 }
 
 interface WorkerPool extends ReviewRunner {
+  answerWaiting(): boolean;
   /**
    * Sends a snapshot just loaded to every worker now, so that each compiles what changed before a
    * review needs it, rather than the first review that leaves its batch waiting for the compile.
@@ -126,11 +133,17 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         : undefined;
     slot.bridge?.close();
     if (bridge !== undefined) slot.bridge = bridge;
+    // The worker's reports come on a counted channel, so that a busy main thread takes a job's end
+    // (and starts the next job) between the policies of its batch (answerWaiting).
+    slot.replies?.close();
+    const replies = countedChannel((m: FromWorker) => onMessage(slot, worker, m));
+    slot.replies = replies;
     const limits = options.heapMiB !== undefined ? { resourceLimits: { maxOldGenerationSizeMb: options.heapMiB } } : {};
-    const worker =
-      bridge !== undefined
-        ? new Worker(url, { workerData: { bridge: bridge.init }, transferList: [bridge.init.port], ...limits })
-        : new Worker(url, limits);
+    const worker = new Worker(url, {
+      workerData: { replies: replies.worker, ...(bridge !== undefined ? { bridge: bridge.init } : {}) },
+      transferList: [replies.worker.port, ...(bridge !== undefined ? [bridge.init.port] : [])],
+      ...limits,
+    });
     worker.unref();
     worker.on("message", (m: FromWorker) => onMessage(slot, worker, m));
     worker.on("error", (e) => {
@@ -238,7 +251,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       slot.worker = spawn(slot);
       slot.kept = new KeptSnapshots();
       delete slot.types;
-    } else slot.bridge?.close();
+    } else {
+      slot.bridge?.close();
+      slot.replies?.close();
+    }
     void worker.terminate();
     if (job !== undefined) settle(job, error);
     pump();
@@ -332,6 +348,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         pump();
       });
     },
+    answerWaiting(): boolean {
+      let any = false;
+      for (const slot of slots) {
+        if (slot.bridge?.answerWaiting() === true) any = true;
+        if (slot.replies?.drain() === true) any = true;
+      }
+      return any;
+    },
     warm(snapshot: PolicySnapshot): void {
       if (closed) return;
       for (const slot of slots) {
@@ -347,7 +371,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       closed = true;
       for (const job of queue.all()) settle(job, "the server is shutting down");
       for (const slot of slots) if (slot.job !== undefined) settle(slot.job, "the server is shutting down");
-      for (const slot of slots) slot.bridge?.close();
+      for (const slot of slots) {
+        slot.bridge?.close();
+        slot.replies?.close();
+      }
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };
