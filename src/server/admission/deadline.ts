@@ -10,7 +10,8 @@
  * the results so far.
  *
  * In a batch, a review also has a slice: `inlineChecks` × 1,024 units of work (about 32k units,
- * tens of milliseconds at most), and no check later than `INLINE_SECONDS` after its first check.
+ * tens of milliseconds at most), and no check after `INLINE_SECONDS` of its own evaluation since its
+ * first check (the batch's time on other reviews between two of its policies is not its own).
  * A sliced review is checked every SLICE_TICKS_PER_CHECK units, not 1,024, and a context entry
  * read counts 16 units (engine/interrupt), so that work units made slow by what each does (a
  * context entry per foreach element) cannot hold this thread either: with 1,024 units between
@@ -35,7 +36,12 @@ import { failurePolicyOf } from "./policy-traits.js";
 /** Checks a review may spend inline in a batch before it leaves it (× 1,024 units of work). */
 export const DEFAULT_INLINE_CHECKS = 32;
 
-/** Seconds after a review's first check past which a check ends its inline slice (with a bounded slice only). */
+/**
+ * Seconds of a review's own evaluation past which a check ends its inline slice (with a bounded
+ * slice only). Its own: in a batch, each policy it finished is charged its share of that policy's
+ * time over the batch (`charge`), and the policy being evaluated the time between its checks; the
+ * time the batch spends on other reviews' policies is not this review's.
+ */
 const INLINE_SECONDS = 0.01;
 
 export interface Deadline {
@@ -81,8 +87,12 @@ export class ReviewInterruption implements Interruption {
   private readonly maxSliceChecks: number;
   /** Set when `check()` stopped an evaluation. */
   reason: StopReason | undefined;
-  /** With a bounded slice: the time past which a check ends it, set at the first check (no clock read before). */
-  private sliceUntil = Number.POSITIVE_INFINITY;
+  /** With a bounded slice: the review's own evaluation time in the policies it finished, in seconds. */
+  private ownSeconds = 0;
+  /** Its time between the checks of the policy now being evaluated. */
+  private runSeconds = 0;
+  /** The clock at the last check of the policy now being evaluated; undefined before its first. */
+  private lastCheck: number | undefined;
 
   constructor(
     private readonly now: () => number,
@@ -95,11 +105,27 @@ export class ReviewInterruption implements Interruption {
     this.maxSliceChecks = sliced ? (maxChecks * TICKS_PER_CHECK) / SLICE_TICKS_PER_CHECK : maxChecks;
   }
 
+  /**
+   * A policy of the review starts after a pause (the batch ran other reviews' policies since this
+   * one's last check): the time until its first check is not counted here. Called before each policy.
+   */
+  resume(): void {
+    this.lastCheck = undefined;
+    this.runSeconds = 0;
+  }
+
+  /** The review finished a policy whose share of the batch's time was `seconds`. */
+  charge(seconds: number): void {
+    this.ownSeconds += seconds;
+  }
+
   check(): void {
     const t = this.now();
-    const sliced = this.ticksPerCheck !== undefined;
-    if (this.checks === 0 && sliced) this.sliceUntil = t + INLINE_SECONDS;
-    if (++this.checks > this.maxSliceChecks || t > this.sliceUntil) this.stop("slice");
+    if (this.ticksPerCheck !== undefined) {
+      if (this.lastCheck !== undefined) this.runSeconds += t - this.lastCheck;
+      this.lastCheck = t;
+    }
+    if (++this.checks > this.maxSliceChecks || this.ownSeconds + this.runSeconds > INLINE_SECONDS) this.stop("slice");
     if (t > this.deadlineAt) this.stop("deadline");
   }
 

@@ -88,6 +88,7 @@ export function evaluateBatch(
         continue;
       }
       if (masks[r]?.[i] === 0) continue;
+      review.interruption.resume();
       try {
         step[r] = validateSafely(deps, policy, review);
       } catch (e) {
@@ -108,8 +109,10 @@ export function evaluateBatch(
     t0 = deps.runner?.answerWaiting?.() === true ? deps.now() : t1;
     for (let r = 0; r < reviews.length; r++) {
       const response = step[r];
-      if (response === undefined || response.rules.length === 0) continue;
+      if (response === undefined) continue;
       const review = reviews[r] as BatchReview;
+      review.interruption.charge(seconds);
+      if (response.rules.length === 0) continue;
       (out[r] as (typeof out)[number]).responses.push(response);
       recordRules(deps, review.subject, response, "validate", seconds);
     }

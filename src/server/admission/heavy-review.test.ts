@@ -212,4 +212,41 @@ describe("a heavy review batched with a compliant one", () => {
     assert.equal(response(await heavy).allowed, true);
     assert.ok(reads >= 2_001, `${reads} reads: off the batch the review reads every element`);
   });
+
+  test("in a batch a review's slice is its own time: the time spent on the other reviews' policies does not move it off", async () => {
+    // Eight reviews of the same moderate work (150 containers) under five policies, 0.5 ms per clock
+    // reading: each review's own share is about 1.5 ms a policy, the batch's about 12 ms.
+    const moderate = Array.from({ length: 5 }, (_, i) =>
+      clusterPolicy(
+        `moderate-${i}`,
+        [
+          podRule("no-x", {
+            message: "no container may be named x",
+            foreach: [
+              {
+                list: "request.object.spec.containers",
+                deny: { conditions: { any: [{ key: "{{ element.name }}", operator: "Equals", value: "x" }] } },
+              },
+            ],
+          }),
+        ],
+        enforce,
+      ),
+    );
+    const batch = (reviews: number, containers: number, step: number) => {
+      const f = fakeDeps({ policies: moderate, clockStep: step, deadlineSeconds: 10 });
+      return handleValidateBatch(
+        Array.from({ length: reviews }, (_, i) => reviewOf(podOf(`p${i}`, containers), { uid: uid(i + 1) })),
+        f.deps,
+        "fail",
+      );
+    };
+    const answers = batch(8, 150, 0.0005);
+    assert.equal(answers.filter((a) => a instanceof Promise).length, 0, "every review answered with its batch");
+    assert.ok(answers.every((a) => !(a instanceof Promise) && response(a).allowed));
+    // Twice the work at twice the time per reading: each review's own time passes its 10 ms slice.
+    const heavier = batch(8, 300, 0.001);
+    assert.equal(heavier.filter((a) => a instanceof Promise).length, 8, "every review finishes off its batch");
+    assert.ok((await Promise.all(heavier)).every((a) => response(a).allowed));
+  });
 });
