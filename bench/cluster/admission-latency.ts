@@ -34,6 +34,7 @@ import {
   type Quantile,
 } from "./histogram.js";
 import { restrictedPod, writePssEnforce } from "./policies.js";
+import { cpuSeconds } from "./process-cpu.js";
 
 const METRIC = "apiserver_admission_webhook_admission_duration_seconds";
 
@@ -49,6 +50,8 @@ export interface LatencyRow {
   readonly deniedP50: number;
   readonly validating: WebhookFigures;
   readonly mutating: WebhookFigures;
+  /** Bylaw's CPU time (all threads, /proc) over the part, per create; NaN when its process is not known. */
+  readonly cpuPerCreateMs: number;
   readonly load: string;
 }
 
@@ -62,6 +65,10 @@ export interface LatencyOptions {
   readonly creates: number;
   readonly concurrency: number;
   readonly nodes: readonly string[];
+  /** The first creates of each phase, reported apart from the rest (0: one row per phase). */
+  readonly warmup: number;
+  /** Bylaw's process id, for its CPU time. */
+  readonly bylawPid?: () => number;
 }
 
 type Scrape = { validating: Buckets; mutating: Buckets; text: string };
@@ -119,23 +126,54 @@ function figures(after: Buckets, before: Buckets): WebhookFigures {
   return { calls: totalCount(d), p50: quantile(d, 0.5), p99: quantile(d, 0.99) };
 }
 
+/**
+ * The phase's creates in a namespace of their own: with `o.warmup`, the first creates after the
+ * policies are Ready (Bylaw's code not yet optimised for them) and the rest are rows apart.
+ */
 async function createLoad(
   cluster: Cluster,
   api: ApiClient,
   label: string,
   namespace: string,
   o: LatencyOptions,
-): Promise<LatencyRow> {
+): Promise<LatencyRow[]> {
   await createNamespace(api, namespace);
+  const warmup = Math.min(o.warmup, o.creates - 1);
+  if (warmup <= 0) return [await createPart(cluster, api, { label, namespace, from: 0, count: o.creates }, o)];
+  return [
+    await createPart(cluster, api, { label: `${label}, creates 1–${warmup}`, namespace, from: 0, count: warmup }, o),
+    await createPart(
+      cluster,
+      api,
+      { label: `${label}, creates ${warmup + 1}–${o.creates}`, namespace, from: warmup, count: o.creates - warmup },
+      o,
+    ),
+  ];
+}
+
+interface Part {
+  readonly label: string;
+  readonly namespace: string;
+  /** The first create's number, and how many. */
+  readonly from: number;
+  readonly count: number;
+}
+
+async function createPart(cluster: Cluster, api: ApiClient, part: Part, o: LatencyOptions): Promise<LatencyRow> {
+  const { label, namespace } = part;
   const before = await webhookBuckets(cluster);
   const load = loadNote();
-  const results = await pool(o.creates, o.concurrency, (i) =>
-    api.call(
+  const pid = o.bylawPid?.();
+  const cpu0 = pid !== undefined ? cpuSeconds(pid) : NaN;
+  const results = await pool(part.count, o.concurrency, (k) => {
+    const i = part.from + k;
+    return api.call(
       "POST",
       `/api/v1/namespaces/${namespace}/pods`,
       restrictedPod(`p-${i}`, o.nodes[i % o.nodes.length] ?? "kwok-node-0"),
-    ),
-  );
+    );
+  });
+  const cpu = pid !== undefined ? cpuSeconds(pid) - cpu0 : NaN;
   const after = await webhookBuckets(cluster);
   const ms = results.map((r) => r.ms);
   const created = results.filter((r) => r.status === 201).length;
@@ -151,7 +189,8 @@ async function createLoad(
     label,
     created,
     denied,
-    other: o.creates - created - denied,
+    other: part.count - created - denied,
+    cpuPerCreateMs: (cpu * 1000) / part.count,
     clientP50: percentile(ms, 50),
     clientP99: percentile(ms, 99),
     allowedP50: percentile(
@@ -200,7 +239,7 @@ export async function benchAdmissionLatency(
   o: LatencyOptions,
 ): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
-  rows.push(await createLoad(cluster, api, "(a) no policy, no Pod webhook", "lat-none", o));
+  rows.push(...(await createLoad(cluster, api, "(a) no policy, no Pod webhook", "lat-none", o)));
 
   const pss = join(cluster.dir, "bench-pss");
   const nPss = writePssEnforce(corpus, pss);
@@ -208,7 +247,7 @@ export async function benchAdmissionLatency(
   printApplied("PSS", pssState);
   await waitForPodWebhook(cluster);
   rows.push(
-    await createLoad(cluster, api, `(b) ${pssState.ready} PSS policies Ready (Enforce) of ${nPss}`, "lat-pss", o),
+    ...(await createLoad(cluster, api, `(b) ${pssState.ready} PSS policies Ready (Enforce) of ${nPss}`, "lat-pss", o)),
   );
 
   // A corpus mutate policy (other/dns-policy-and-dns-config) reads kube-system/kubeadm-config, which a
@@ -225,19 +264,25 @@ export async function benchAdmissionLatency(
   const nCpol = await loadCorpus(cluster, api, corpus, "cluster-policies");
   await new Promise((r) => setTimeout(r, 5000)); // registration follows the loaded set
   rows.push(
-    await createLoad(cluster, api, `(c) ${nCpol} corpus ClusterPolicies Ready (their own actions)`, "lat-corpus", o),
+    ...(await createLoad(
+      cluster,
+      api,
+      `(c) ${nCpol} corpus ClusterPolicies Ready (their own actions)`,
+      "lat-corpus",
+      o,
+    )),
   );
 
   const nVpol = await loadCorpus(cluster, api, corpus, "validating-policies");
   await new Promise((r) => setTimeout(r, 5000));
   rows.push(
-    await createLoad(
+    ...(await createLoad(
       cluster,
       api,
       `(d) the ${nCpol} of (c) + ${nVpol} corpus ValidatingPolicies Ready = ${nCpol + nVpol}`,
       "lat-corpus-vpol",
       o,
-    ),
+    )),
   );
   return rows;
 }
@@ -250,8 +295,12 @@ export function printLatency(rows: readonly LatencyRow[], o: LatencyOptions): vo
     `\n## 1. create Pod latency: ${o.creates} creates, concurrency ${o.concurrency}, raw HTTPS (cluster-admin cert), Pods bound to ${o.nodes.length} kwok nodes`,
   );
   console.log(
-    `   reproduce: BENCH_PARTS=latency BENCH_CREATES=${o.creates} BENCH_CONCURRENCY=${o.concurrency} npm run bench:cluster`,
+    `   reproduce: BENCH_PARTS=latency BENCH_CREATES=${o.creates} BENCH_CONCURRENCY=${o.concurrency} BENCH_WARMUP=${o.warmup} npm run bench:cluster`,
   );
+  if (o.warmup > 0)
+    console.log(
+      `   each phase's first ${o.warmup} creates after its policies are Ready are a row apart from the rest (BENCH_WARMUP=0: one row)`,
+    );
   console.log(
     "   webhook figures: the API server's histogram, difference of two scrapes, linear inside the bucket named (its bounds limit precision)",
   );
@@ -259,13 +308,13 @@ export function printLatency(rows: readonly LatencyRow[], o: LatencyOptions): vo
     "   the same Pod in every case (policies.ts restrictedPod); client p50 is also given for allowed / denied creates apart",
   );
   console.log(
-    "| load | created | denied | other | client p50 | client p99 | client p50 allowed / denied | validating calls | validating p50 | validating p99 | mutating calls | mutating p50 | mutating p99 | machine |",
+    "| load | created | denied | other | client p50 | client p99 | client p50 allowed / denied | validating calls | validating p50 | validating p99 | mutating calls | mutating p50 | mutating p99 | Bylaw CPU per create | machine |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   const ms = (x: number): string => (Number.isNaN(x) ? "-" : `${x.toFixed(1)} ms`);
   const w = (f: WebhookFigures): string => `${f.calls} | ${q(f.p50)} | ${q(f.p99)}`;
   for (const r of rows)
     console.log(
-      `| ${r.label} | ${r.created} | ${r.denied} | ${r.other} | ${r.clientP50.toFixed(1)} ms | ${r.clientP99.toFixed(1)} ms | ${ms(r.allowedP50)} / ${ms(r.deniedP50)} | ${w(r.validating)} | ${w(r.mutating)} | ${r.load} |`,
+      `| ${r.label} | ${r.created} | ${r.denied} | ${r.other} | ${r.clientP50.toFixed(1)} ms | ${r.clientP99.toFixed(1)} ms | ${ms(r.allowedP50)} / ${ms(r.deniedP50)} | ${w(r.validating)} | ${w(r.mutating)} | ${ms(r.cpuPerCreateMs)} | ${r.load} |`,
     );
 }

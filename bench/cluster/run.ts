@@ -4,7 +4,8 @@
  * and those plus its ValidatingPolicies (part 1), the apiCall entry's cost per review (part 3, which loads the Pod-watching policy),
  * then informer memory with many Pods and namespaces (part 2). Prints figures, never verdicts; the
  * cluster is always brought down, on failure too. Sizes: BENCH_CREATES (500), BENCH_CONCURRENCY
- * (8), BENCH_REVIEWS (400), BENCH_NAMESPACES (1000), BENCH_PODS (10000); BENCH_PARTS picks parts;
+ * (8), BENCH_WARMUP (50: each latency phase's first creates are a row apart), BENCH_REVIEWS (400),
+ * BENCH_NAMESPACES (1000), BENCH_PODS (10000); BENCH_PARTS picks parts;
  * BENCH_KEEP=1 keeps the cluster's folder (its logs: Bylaw's admission review lines with their durations).
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
@@ -14,17 +15,17 @@ import { startCluster, stopCluster, type Cluster } from "../../test/cluster/clus
 import { benchAdmissionLatency, printLatency } from "./admission-latency.js";
 import { apiClient } from "./api-client.js";
 import { benchApiCallCost, COST_PODS, loadCostPolicies, printCost } from "./apicall-cost.js";
-import { addKwokNodes, createObject, deletePolicies, loadNote } from "./cluster-steps.js";
+import { addKwokNodes, bylawPid, createObject, deletePolicies, loadNote } from "./cluster-steps.js";
 import { benchInformerMemory, printMemory } from "./informer-memory.js";
 import { BENCH_PRIORITY_CLASS } from "./policies.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 /** BENCH_PARTS: a comma list of latency, apicall, memory (all by default). */
 const PARTS = new Set((process.env["BENCH_PARTS"] ?? "latency,apicall,memory").split(",").map((p) => p.trim()));
-const num = (name: string, fallback: number): number => {
+const num = (name: string, fallback: number, least = 1): number => {
   const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v <= 0)
-    throw new Error(`${name} must be a positive integer, not ${String(process.env[name])}`);
+  if (!Number.isInteger(v) || v < least)
+    throw new Error(`${name} must be a whole number from ${least}, not ${String(process.env[name])}`);
   return v;
 };
 
@@ -34,7 +35,13 @@ async function parts(cluster: Cluster, corpus: string): Promise<void> {
     const nodes = ["kwok-node-0", ...(await addKwokNodes(api))];
     await createObject(api, "/apis/scheduling.k8s.io/v1/priorityclasses", BENCH_PRIORITY_CLASS);
     if (PARTS.has("latency")) {
-      const latency = { creates: num("BENCH_CREATES", 500), concurrency: num("BENCH_CONCURRENCY", 8), nodes };
+      const latency = {
+        creates: num("BENCH_CREATES", 500),
+        concurrency: num("BENCH_CONCURRENCY", 8),
+        warmup: num("BENCH_WARMUP", 50, 0),
+        nodes,
+        bylawPid: () => bylawPid(cluster),
+      };
       printLatency(await benchAdmissionLatency(cluster, api, corpus, latency), latency);
       await deletePolicies(cluster);
     }
