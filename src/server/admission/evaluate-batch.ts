@@ -104,8 +104,7 @@ export function evaluateBatch(
     if (ran === 0) continue;
     const t1 = deps.now();
     const seconds = (t1 - t0) / ran;
-    // A worker finishing an earlier review may be blocked on a live-context call only this thread
-    // answers; the time answering it is no policy's.
+    // Answers what a worker is blocked on (bridge calls, a job's end); that time is no policy's.
     t0 = deps.runner?.answerWaiting?.() === true ? deps.now() : t1;
     for (let r = 0; r < reviews.length; r++) {
       const response = step[r];
