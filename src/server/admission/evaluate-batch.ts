@@ -71,9 +71,7 @@ export function evaluateBatch(
   /** This policy's response for each review it ran on (undefined: not run). */
   const step = new Array<PolicyResponse | undefined>(reviews.length);
   /** Each review's candidate mask over `policies` (undefined: every policy runs). */
-  const masks = reviews.map((review) =>
-    index === undefined || review.subject.unknownNamespace !== undefined ? undefined : candidatesOf(index, review),
-  );
+  const masks = reviews.map((review) => candidatesOf(index, review));
   let t0 = deps.now();
   for (let i = 0; i < policies.length; i++) {
     const policy = policies[i] as CompiledPolicy;
@@ -119,8 +117,12 @@ export function evaluateBatch(
   return out;
 }
 
-/** A review's candidate mask; undefined (every policy runs, and answers for itself) if the request cannot be read for it. */
-function candidatesOf(index: CandidateIndex, review: BatchReview): Uint8Array | undefined {
+/**
+ * A review's candidate mask; undefined (every policy runs, and answers for itself) without an index,
+ * in a namespace the cluster facts do not know, or if the request cannot be read for it.
+ */
+function candidatesOf(index: CandidateIndex | undefined, review: BatchReview): Uint8Array | undefined {
+  if (index === undefined || review.subject.unknownNamespace !== undefined) return undefined;
   try {
     return index.candidates(review.prepared);
   } catch {
