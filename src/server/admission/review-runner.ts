@@ -54,9 +54,9 @@ export interface RunOutcome {
 export interface ReviewRunner {
   run(job: RunJob): Promise<RunOutcome>;
   /**
-   * Answers now the live-context calls the runner's workers are blocked on, if any: called between
-   * policies of a batch, so that a worker's review does not wait for this thread's event loop.
-   * Whether any was answered.
+   * Handles now what the runner's workers wait on this thread for, if any (their live-context calls,
+   * the end of a job, which starts the next): called between policies of a batch, so that a worker
+   * does not wait for this thread's event loop. Whether there was any.
    */
   answerWaiting?(): boolean;
   /** Stops the runner's workers, if any. */

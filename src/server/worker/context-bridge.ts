@@ -21,7 +21,7 @@ import {
   type Result,
 } from "../../engine/index.js";
 import type { BridgeAnswer, BridgeCall, BridgeInit, BridgeMethod } from "./wire.js";
-import { postCounted } from "./counted-channel.js";
+import { countedPoster } from "./counted-channel.js";
 
 /** Answers a job keeps: beyond it, calls cross again. */
 const MEMO_ENTRIES = 4096;
@@ -33,8 +33,8 @@ export class ContextBridge {
   private readonly memo = new Map<string, Result<JsonValue>>();
   private readonly signal: Int32Array;
   private readonly port: MessagePort;
-  /** The calls posted, counted for the main thread (counted-channel.ts). */
-  private readonly calls: { readonly port: MessagePort; readonly count: Int32Array };
+  /** Posts a call, counted for the main thread (counted-channel.ts). */
+  private readonly postCall: (call: BridgeCall) => void;
 
   constructor(
     private readonly init: BridgeInit,
@@ -43,7 +43,7 @@ export class ContextBridge {
   ) {
     this.port = init.port;
     this.signal = new Int32Array(init.signal);
-    this.calls = { port: init.port, count: new Int32Array(init.posted) };
+    this.postCall = countedPoster(init);
   }
 
   /** The job whose review the next calls belong to, and its deadline on `now`. */
@@ -66,7 +66,7 @@ export class ContextBridge {
   private cross(method: BridgeMethod, args: readonly unknown[]): Result<JsonValue> {
     const id = this.nextId++;
     const call: BridgeCall = { id, job: this.job, method, args };
-    postCounted(this.calls, call);
+    this.postCall(call);
     for (;;) {
       // Read the word before looking at the channel: an answer posted after the look changes it, so the wait returns at once.
       const seen = Atomics.load(this.signal, 0);

@@ -1,7 +1,7 @@
 /**
  * A channel from an evaluation worker to the main thread that the main thread can also read in the
  * middle of its own work, not only when its event loop turns. The worker posts a message and then
- * bumps a shared counter (`postCounted`); the main thread handles messages as they arrive, and
+ * bumps a shared counter (`countedPoster`); the main thread handles messages as they arrive, and
  * `drain()` takes at once, with `receiveMessageOnPort`, every message the counter says was posted and
  * not yet handled. With none waiting, `drain()` is one shared-word read, cheap enough to call between
  * every two policies of a batch. Used for the live-context calls a worker blocks on (bridge-host.ts)
@@ -55,8 +55,11 @@ export function countedChannel<T>(handle: (message: T) => void): CountedChannel 
   };
 }
 
-/** The worker's post: the message, then the count the main thread's `drain()` reads. */
-export function postCounted(end: { readonly port: MessagePort; readonly count: Int32Array }, message: unknown): void {
-  end.port.postMessage(message);
-  Atomics.add(end.count, 0, 1);
+/** The worker's post on its end: the message, then the count the main thread's `drain()` reads. */
+export function countedPoster(end: CountedPort): (message: unknown) => void {
+  const count = new Int32Array(end.posted);
+  return (message) => {
+    end.port.postMessage(message);
+    Atomics.add(count, 0, 1);
+  };
 }

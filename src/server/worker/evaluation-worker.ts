@@ -33,7 +33,7 @@ import {
   type ToWorker,
 } from "./wire.js";
 import { ContextBridge } from "./context-bridge.js";
-import { type CountedPort, postCounted } from "./counted-channel.js";
+import { type CountedPort, countedPoster } from "./counted-channel.js";
 import { rebuildPolicy, type PolicyRecipe } from "./policy-recipe.js";
 import { documentName } from "../../platform/policy-documents/index.js";
 
@@ -191,7 +191,5 @@ if (parentPort !== null) {
   yieldToMainThread();
   const { bridge, replies } = workerData as { bridge?: BridgeInit; replies: CountedPort };
   // Reports go on the counted channel the pool gave (counted-channel.ts), which a busy main thread reads too.
-  const counted = { port: replies.port, count: new Int32Array(replies.posted) };
-  const post = (message: FromWorker): void => postCounted(counted, message);
-  serve(parentPort, post, bridge !== undefined ? new ContextBridge(bridge, now) : undefined);
+  serve(parentPort, countedPoster(replies), bridge !== undefined ? new ContextBridge(bridge, now) : undefined);
 }
