@@ -40,34 +40,33 @@ export function reportRows(response: PolicyResponse, seconds: number, withResour
   const filed = reportNamespace(response.policy);
   const policy = filed !== "" ? `${filed}/${response.policy.name}` : response.policy.name;
   const source = kindDescriptor(response.policy.kind)?.reportSource ?? "kyverno";
+  const { scored, severity, category, background } = response.policy;
+  const process = background ? "background scan" : "admission review";
+  // Fields set one by one in the row's key order (the order its JSON, and so a report's digest, has):
+  // a row of each rule of each scanned resource, not worth a spread of conditional literals each.
   return response.rules.map((rule) => {
-    const properties = resultProperties(rule, response.policy.background ? "background scan" : "admission review");
-    return {
-      source,
-      policy,
-      // Omitted when empty (a CEL policy's result), as Kyverno's report result omits it.
-      ...(rule.rule !== "" ? { rule: rule.rule } : {}),
-      result: reportResult(rule.status, response.policy.scored),
-      message: overriddenMessage(rule, properties),
-      scored: response.policy.scored,
-      ...(response.policy.severity !== undefined ? { severity: response.policy.severity } : {}),
-      ...(response.policy.category !== undefined ? { category: response.policy.category } : {}),
-      ...(withResources
-        ? {
-            // Each field omitted when empty, as a Kubernetes ObjectReference is written (a JSON payload has none).
-            resources: [
-              nonEmpty({
-                apiVersion: resourceApiVersion(response.resource),
-                kind: resourceKind(response.resource),
-                name: resourceName(response.resource),
-                namespace: ns,
-              }),
-            ],
-          }
-        : {}),
-      properties,
-      timestamp: { seconds, nanos: 0 },
-    };
+    const properties = resultProperties(rule, process);
+    const row: JsonObject = { source, policy };
+    // Omitted when empty (a CEL policy's result), as Kyverno's report result omits it.
+    if (rule.rule !== "") row["rule"] = rule.rule;
+    row["result"] = reportResult(rule.status, scored);
+    row["message"] = overriddenMessage(rule, properties);
+    row["scored"] = scored;
+    if (severity !== undefined) row["severity"] = severity;
+    if (category !== undefined) row["category"] = category;
+    // Each field omitted when empty, as a Kubernetes ObjectReference is written (a JSON payload has none).
+    if (withResources)
+      row["resources"] = [
+        nonEmpty({
+          apiVersion: resourceApiVersion(response.resource),
+          kind: resourceKind(response.resource),
+          name: resourceName(response.resource),
+          namespace: ns,
+        }),
+      ];
+    row["properties"] = properties;
+    row["timestamp"] = { seconds, nanos: 0 };
+    return row;
   });
 }
 

@@ -57,3 +57,32 @@ test("rows are ordered by policy, then rule, by code unit as Kyverno sorts them:
     "restrict-seccomp/check-seccomp",
   ]);
 });
+
+test("a row's fields come in Kyverno's order, the timestamp last, and a kept row of a rule no fresh row covers stays (sorted in)", () => {
+  const fresh = response("restrict-seccomp", ["check-seccomp"]);
+  const withMeta = { ...fresh, policy: { ...fresh.policy, severity: "medium", category: "Pod Security" } };
+  const kept = [
+    { policy: "restrict-seccomp", rule: "check-seccomp", result: "fail", source: "kyverno" },
+    { policy: "audit-only", rule: "r", result: "warn", source: "kyverno" },
+  ];
+  const report = buildResourceReport(pod, [withMeta], 1_000_000, kept);
+  const rows = report?.["results"] as JsonObject[];
+  // The digest written with a report is of its rows' JSON: the key order is part of what it says.
+  assert.deepEqual(Object.keys(rows[1] ?? {}), [
+    "source",
+    "policy",
+    "rule",
+    "result",
+    "message",
+    "scored",
+    "severity",
+    "category",
+    "properties",
+    "timestamp",
+  ]);
+  assert.deepEqual(
+    rows.map((r) => `${r["policy"] as string}/${r["rule"] as string}: ${r["result"] as string}`),
+    ["audit-only/r: warn", "restrict-seccomp/check-seccomp: pass"],
+  );
+  assert.deepEqual(rows[1]?.["timestamp"], { seconds: 1000, nanos: 0 });
+});

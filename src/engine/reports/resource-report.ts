@@ -35,9 +35,11 @@ export function buildResourceReport(
   kept: readonly JsonObject[] = [],
 ): JsonObject | undefined {
   const seconds = Math.floor(nowMillis / 1000);
-  const fresh = responses.flatMap((r) => reportRows(r, seconds, false));
-  const covered = new Set(fresh.map(rowKey));
-  const results = [...fresh, ...kept.filter((row) => !covered.has(rowKey(row)))].sort(byPolicyRuleSource);
+  const fresh: JsonObject[] = [];
+  for (const response of responses) for (const row of reportRows(response, seconds, false)) fresh.push(row);
+  // A scan's report keeps no row (most reports): no key is made.
+  const results = kept.length === 0 ? fresh : [...fresh, ...notCoveredBy(fresh, kept)];
+  results.sort(byPolicyRuleSource);
   if (results.length === 0) return undefined;
   const summary = emptySummary();
   countRows(summary, results);
@@ -89,13 +91,20 @@ export function inReportFormat(report: JsonObject, format: ReportFormat): JsonOb
  * not by locale: `disallow-capabilities` comes before `disallow-capabilities-strict`.
  */
 function byPolicyRuleSource(a: JsonObject, b: JsonObject): number {
-  for (const field of ["policy", "rule", "source"]) {
-    // An absent rule (a CEL policy's row) is Go's empty string.
-    const x = typeof a[field] === "string" ? a[field] : "";
-    const y = typeof b[field] === "string" ? b[field] : "";
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
+  // An absent rule (a CEL policy's row) is Go's empty string.
+  return byText(a["policy"], b["policy"]) || byText(a["rule"], b["rule"]) || byText(a["source"], b["source"]);
+}
+
+function byText(a: unknown, b: unknown): number {
+  const x = typeof a === "string" ? a : "";
+  const y = typeof b === "string" ? b : "";
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+/** The `kept` rows of rules no `fresh` row has. */
+function notCoveredBy(fresh: readonly JsonObject[], kept: readonly JsonObject[]): JsonObject[] {
+  const covered = new Set(fresh.map(rowKey));
+  return kept.filter((row) => !covered.has(rowKey(row)));
 }
 
 /** A row's identity in a per-resource report: its policy and rule. */
