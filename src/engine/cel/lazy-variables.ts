@@ -10,6 +10,9 @@ import type { CelRuleInput } from "./validate-rule/index.js";
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
+/** A policy without variables reads this one (nothing is defined per evaluation). */
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /**
  * Defines on `variables` a getter per definition; each evaluates against `activation` (which holds
  * `variables`, so a variable may read earlier ones). `failure` words a variable's error.
@@ -17,14 +20,14 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 function defineLazyVariables(
   variables: Record<string, unknown>,
   definitions: CompiledValidatingPolicy["variables"],
+  activation: Record<string, unknown>,
   run: {
-    readonly activation: Record<string, unknown>;
     readonly budget: CostBudget;
     readonly services: CelServices;
-    readonly failure?: (name: string, message: string) => string;
+    readonly failure?: ((name: string, message: string) => string) | undefined;
   },
 ): void {
-  const { activation, budget, services, failure = (_name: string, message: string) => message } = run;
+  const { budget, services, failure } = run;
   for (const v of definitions) {
     let done: Outcome | undefined;
     Object.defineProperty(variables, v.name, {
@@ -32,7 +35,9 @@ function defineLazyVariables(
       get() {
         if (done === undefined) {
           const r = v.program.evaluate(activation, budget, services);
-          done = r.ok ? { ok: true, value: r.value } : { ok: false, message: failure(v.name, r.error.message) };
+          done = r.ok
+            ? { ok: true, value: r.value }
+            : { ok: false, message: failure === undefined ? r.error.message : failure(v.name, r.error.message) };
         }
         if (!done.ok) throw new Error(done.message);
         return done.value;
@@ -55,20 +60,16 @@ export function policyActivation(
     readonly failure?: (name: string, message: string) => string;
   },
 ): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
-  const activation = {
+  const variables: Record<string, unknown> = definitions.length === 0 ? NO_VARIABLES : {};
+  const activation: Record<string, unknown> = {
     object: input.object,
     oldObject: input.oldObject,
     request: input.request,
     namespaceObject: input.namespaceObject,
     variables,
-    ...run.extra,
   };
-  defineLazyVariables(variables, definitions, {
-    activation,
-    budget: run.budget,
-    services: run.services,
-    ...(run.failure === undefined ? {} : { failure: run.failure }),
-  });
+  // (A loop, not a spread: this runs once per policy and request.)
+  for (const key in run.extra) activation[key] = run.extra[key];
+  if (definitions.length > 0) defineLazyVariables(variables, definitions, activation, run);
   return activation;
 }

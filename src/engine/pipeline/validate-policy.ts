@@ -7,7 +7,7 @@ import { resourceNamespace, type Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
-import { celRuleInput, evaluateCelRule, type CelRuleInput } from "../cel/validate-rule/index.js";
+import { celRuleInput, evaluateCelRule, forPolicyKinds, type CelRuleInput } from "../cel/validate-rule/index.js";
 import type { JsonObject } from "../api/json.js";
 import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
@@ -87,6 +87,13 @@ const CEL_INPUT: unique symbol = Symbol("validate.cel input");
  */
 export function requestCelInput(request: PreparedRequest, data: JsonObject): CelRuleInput {
   return request.derived(CEL_INPUT, () => celRuleInput(request.request, data));
+}
+
+const CEL_POLICY_INPUT: unique symbol = Symbol("policies.kyverno.io input");
+
+/** `requestCelInput` as the policies.kyverno.io kinds see it (input.ts `forPolicyKinds`), also made once per request. */
+export function requestPolicyCelInput(request: PreparedRequest, data: JsonObject): CelRuleInput {
+  return request.derived(CEL_POLICY_INPUT, () => forPolicyKinds(requestCelInput(request, data), request.request));
 }
 
 function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[] {

@@ -28,16 +28,17 @@ function activationFor(
   budget: CostBudget,
   params: unknown,
 ): Record<string, unknown> {
-  const base = {
+  // (One literal, not a spread of a shared part: this runs once per rule and request.)
+  const variables: Record<string, unknown> = rule.variables.length === 0 ? NO_VARIABLES : {};
+  const activation = {
     object: input.object,
     oldObject: input.oldObject,
     request: input.request,
     namespaceObject: input.namespaceObject,
     params,
+    variables,
   };
-  if (rule.variables.length === 0) return { ...base, variables: NO_VARIABLES };
-  const variables: Record<string, unknown> = {};
-  const activation = { ...base, variables };
+  if (rule.variables.length === 0) return activation;
   for (const v of rule.variables) {
     const r = v.program.evaluate(activation, budget);
     if (r.ok) variables[v.name] = r.value;
@@ -82,12 +83,7 @@ export function evaluateCelRule(
     kind: "unavailable" as const,
     message: "no parameter objects were given",
   };
-  const result = (status: RuleResult["status"], message: string): RuleResult => ({
-    rule: name,
-    type: "Validation",
-    status,
-    message,
-  });
+  const result = (status: RuleResult["status"], message: string): RuleResult => celResult(name, status, message);
   if (found.kind === "none") return result("pass", `Validation rule '${name}' passed.`);
   if (found.kind !== "params") return result("error", `error in parameterized resource: ${found.message}`);
   for (const p of found.params) {
@@ -97,24 +93,22 @@ export function evaluateCelRule(
   return result("pass", `Validation rule '${name}' passed.`);
 }
 
+function celResult(rule: string, status: RuleResult["status"], message: string): RuleResult {
+  return { rule, type: "Validation", status, message };
+}
+
 function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, params: unknown): RuleResult {
   const budget: CostBudget = { remaining: RUNTIME_COST_BUDGET };
   const activation: CelActivation = activationFor(rule, input, budget, params);
-  const result = (status: RuleResult["status"], message: string): RuleResult => ({
-    rule: name,
-    type: "Validation",
-    status,
-    message,
-  });
   for (const p of rule.preconditions) {
     const r = p.evaluate(activation, budget);
     // A precondition is a Kubernetes matchCondition: its error reads as a validation's (failurePolicy Fail).
-    if (!r.ok) return result("fail", `expression '${p.expression}' resulted in error: ${r.error.message}`);
-    if (r.value !== true) return result("skip", "cel preconditions not met");
+    if (!r.ok) return celResult(name, "fail", `expression '${p.expression}' resulted in error: ${r.error.message}`);
+    if (r.value !== true) return celResult(name, "skip", "cel preconditions not met");
   }
   for (const v of rule.validations) {
     const r = v.program.evaluate(activation, budget);
-    if (!r.ok) return result("fail", `expression '${v.expression}' resulted in error: ${r.error.message}`);
+    if (!r.ok) return celResult(name, "fail", `expression '${v.expression}' resulted in error: ${r.error.message}`);
     if (r.value === true) continue;
     let message: string | undefined;
     if (v.messageExpression !== undefined) {
@@ -122,7 +116,7 @@ function evaluateWith(rule: CompiledCelRule, name: string, input: CelRuleInput, 
       if (m.ok) message = messageOf(fromCel(m.value));
     }
     message ??= v.message !== undefined && v.message.trim() !== "" ? v.message.trim() : undefined;
-    return result("fail", message ?? `failed expression: ${v.expression.trim()}`);
+    return celResult(name, "fail", message ?? `failed expression: ${v.expression.trim()}`);
   }
-  return result("pass", `Validation rule '${name}' passed.`);
+  return celResult(name, "pass", `Validation rule '${name}' passed.`);
 }

@@ -150,20 +150,17 @@ export function compileConstraints(
   const upToSelector = (req: MatchRequest): ConstraintVerdict => {
     // A NamespacedValidatingPolicy sees only the resources of its own namespace.
     if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return NO_MATCH;
-    const kind = req.gvk.kind;
-    const resource = req.gvk.resource ?? resourceOfKind(kind);
-    const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
-    const unknown: ConstraintVerdict = {
-      kind: "error",
-      message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated (offline, give its CustomResourceDefinition: bylaw apply --crd-paths, or in a test a clusterResources file's spec.crds)`,
-    };
+    const resource = req.gvk.resource ?? resourceOfKind(req.gvk.kind);
     const matched = everyResource ? "match" : anyRule(rules, req, resource);
     if (matched === "no-match") return NO_MATCH;
-    if (matched === "unknown") return unknown;
+    if (matched === "unknown") return unknownKind(req, field);
     const out = anyRule(excluded, req, resource);
     if (out === "match") return NO_MATCH;
-    if (out === "unknown") return unknown;
-    return selected(objectSelector, resourceLabels(req.resource), `${field}.objectSelector`);
+    if (out === "unknown") return unknownKind(req, field);
+    // (The labels are read only for a selector: most policies have none, and reading them builds a map.)
+    return objectSelector === undefined
+      ? MATCH
+      : selected(objectSelector, resourceLabels(req.resource), `${field}.objectSelector`);
   };
   /** Whether the namespaceSelector reads the labels of the request's namespace (not of a Namespace itself, nor for a cluster-scoped resource). */
   const readsNamespace = (req: MatchRequest): boolean =>
@@ -182,6 +179,16 @@ export function compileConstraints(
   const namespaceLabelsFor = (req: MatchRequest): string | undefined =>
     labelsField !== undefined && readsNamespace(req) && upToSelector(req) === MATCH ? labelsField : undefined;
   return { ok: true, value: { decide, namespaceLabelsFor, resourceRules: { include: rules, exclude: excluded } } };
+}
+
+/** The verdict for a kind whose resource name Bylaw does not know (built only when it is the answer). */
+function unknownKind(req: MatchRequest, field: string): ConstraintVerdict {
+  const kind = req.gvk.kind;
+  const gv = req.gvk.group === "" ? req.gvk.version : `${req.gvk.group}/${req.gvk.version}`;
+  return {
+    kind: "error",
+    message: `kind ${kind} (${gv}) is not a built-in kind Bylaw knows the resource name of, so ${field} cannot be decided for it; it was not evaluated (offline, give its CustomResourceDefinition: bylaw apply --crd-paths, or in a test a clusterResources file's spec.crds)`,
+  };
 }
 
 function isNamespaceKind(req: MatchRequest): boolean {

@@ -12,20 +12,20 @@
 import { isStackOverflow, MAX_DOCUMENT_DEPTH } from "../../api/json-depth.js";
 import { ruleResult, type RuleResult } from "../../api/rule-result.js";
 import { evaluateAdmissionPolicy } from "../../cel/admission-policy/index.js";
-import { forPolicyKinds } from "../../cel/validate-rule/index.js";
 import { evaluateValidatingPolicy } from "../../cel/validating-policy/index.js";
-import { celExceptionsFor, exceptionRefusal } from "../../exceptions/cel/index.js";
+import { celExceptionsFor, type CompiledCelException, exceptionRefusal } from "../../exceptions/cel/index.js";
 import { matchesOnce } from "../../pipeline/match-rule.js";
 import type { PreparedRequest } from "../../pipeline/prepared-request.js";
 import { ruleStartData } from "../../pipeline/rule-scope.js";
 import type { EngineEnv, PolicyResponse } from "../../pipeline/types.js";
-import { requestCelInput, stackExceeded } from "../../pipeline/validate-policy.js";
+import { requestCelInput, requestPolicyCelInput, stackExceeded } from "../../pipeline/validate-policy.js";
 import type { CompiledPolicy } from "../../policy/compiled-policy.js";
 import type { KindEvaluation } from "../kind-evaluation.js";
 import { noGeneration, noMutation } from "../no-phase.js";
 import type { CelValidatingProgram } from "./body.js";
 
 const NO_RESULTS: readonly RuleResult[] = Object.freeze([]);
+const NO_EXCEPTIONS: readonly CompiledCelException[] = Object.freeze([]);
 
 function validate(policy: CompiledPolicy, request: PreparedRequest, env: EngineEnv): PolicyResponse {
   if (policy.language !== "cel") return { policy, resource: request.subject, rules: NO_RESULTS };
@@ -70,19 +70,25 @@ function evaluateProgram(
   if (program.failure !== undefined) return ruleResult(program.resultName, "Validation", "error", program.failure);
   const req = request.request;
   const data = ruleStartData(req, { policy: policy.name, rule: program.resultName, base: request.base(false) });
-  const input = requestCelInput(request, data);
   const match = request.matchContext(policy).req;
   const compiled = program.program;
   if (compiled.kind === "admission-policy")
-    return evaluateAdmissionPolicy(compiled, match, input, { ports: env.ports, policyNamespace: "" });
-  const exceptions = celExceptionsFor(
-    req.exceptions,
-    { kind: policy.kind, name: policy.name },
-    {
-      now: env.ports.clock.nowMillis(),
-      ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
-    },
-  );
+    return evaluateAdmissionPolicy(compiled, match, requestCelInput(request, data), {
+      ports: env.ports,
+      policyNamespace: "",
+    });
+  // (Without exceptions in the request, as for most reviews, none is looked for and nothing is built.)
+  const exceptions =
+    req.exceptions === undefined || req.exceptions.length === 0
+      ? NO_EXCEPTIONS
+      : celExceptionsFor(
+          req.exceptions,
+          { kind: policy.kind, name: policy.name },
+          {
+            now: env.ports.clock.nowMillis(),
+            ...(req.exceptionNamespaces !== undefined ? { allowedNamespaces: req.exceptionNamespaces } : {}),
+          },
+        );
   // Kyverno compiles the exceptions naming the policy with it: one refused fails the policy's compile.
   const refused = exceptionRefusal(exceptions);
   if (refused !== undefined)
@@ -95,7 +101,7 @@ function evaluateProgram(
   return evaluateValidatingPolicy(
     compiled,
     match,
-    forPolicyKinds(input, req),
+    requestPolicyCelInput(request, data),
     { ports: env.ports, policyNamespace: policy.namespace },
     exceptions,
   );
