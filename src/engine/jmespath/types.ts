@@ -55,12 +55,17 @@ export interface FunctionDef {
 
 /** A failure while evaluating: unknown key, wrong argument type, a function's own error. */
 export class JmesPathError extends Error {
-  constructor(
-    readonly kind:
-      "syntax" | "unknown-key" | "invalid-type" | "invalid-arity" | "unknown-function" | "function" | "limit",
-    message: string,
-  ) {
+  readonly kind:
+    "syntax" | "unknown-key" | "invalid-type" | "invalid-arity" | "unknown-function" | "function" | "limit";
+
+  constructor(kind: JmesPathError["kind"], message: string) {
+    // Thrown in the normal course of evaluation (a missing key inside a foreach element is one) and
+    // reported by its message alone: no stack trace is taken, which was most of its cost.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
+    this.kind = kind;
     this.name = "JmesPathError";
   }
 }
