@@ -10,7 +10,7 @@ import {
   textOf,
 } from "../../src/engine/index.js";
 import { fakePorts } from "./fake-ports.js";
-import type { AdmissionOutcome, ResultRuleType } from "../../src/server/types.js";
+import type { AdmissionOutcome, PolicySnapshot, ResultRuleType } from "../../src/server/types.js";
 import type { AdmissionDeps } from "../../src/server/admission/deps.js";
 import { YamlV3Writer } from "../../src/server/admission/yaml-v3.js";
 
@@ -70,14 +70,16 @@ export function fakeDeps(setup: FakeSetup = {}): Fake {
   const admissions: AdmissionOutcome[] = [];
   const results: RecordedResult[] = [];
   let t = 100;
+  // One snapshot, as a server keeps one between loads: the plans (admission/plans.ts) are cached by it.
+  const snapshot: PolicySnapshot = {
+    policies: compiled,
+    ...(exceptions.length > 0 ? { exceptions } : {}),
+    generation: 1,
+    loadedAt: 0,
+  };
   const deps: AdmissionDeps = {
     engine,
-    policies: () => ({
-      policies: compiled,
-      ...(exceptions.length > 0 ? { exceptions } : {}),
-      generation: 1,
-      loadedAt: 0,
-    }),
+    policies: () => snapshot,
     cluster: {
       namespaceLabels: (ns) => setup.namespaces?.[ns] ?? {},
       roles: (user) => ({ roles: [], clusterRoles: setup.clusterRoles?.[user.username] ?? [] }),
