@@ -5,13 +5,14 @@ import { JmesPathError } from "./types.js";
 
 describe("JmesPathError", () => {
   it("is an Error with its kind and message, and leaves the process's stack trace limit as it was", () => {
-    const before = Error.stackTraceLimit;
+    const frames: ErrorConstructor & { stackTraceLimit?: number | undefined } = Error;
+    const before = frames.stackTraceLimit;
     const e = unknownKeyError("image");
     assert.ok(e instanceof Error && e instanceof JmesPathError);
     assert.equal(e.kind, "unknown-key");
     assert.equal(e.message, 'Unknown key "image" in path');
     assert.equal(e.name, "JmesPathError");
-    assert.equal(Error.stackTraceLimit, before);
+    assert.equal(frames.stackTraceLimit, before);
     // Other errors still carry their stack frames.
     assert.match(new Error("other").stack ?? "", /\n\s+at /);
   });

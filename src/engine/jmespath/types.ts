@@ -53,7 +53,11 @@ export interface FunctionDef {
   call(args: readonly FunctionArg[], ctx: FunctionContext): JsonValue;
 }
 
+/** V8's limit on the frames an Error captures (Node's engine); another engine has none and ignores it. */
+const errorFrames: ErrorConstructor & { stackTraceLimit?: number | undefined } = Error;
+
 /** A failure while evaluating: unknown key, wrong argument type, a function's own error. */
+
 export class JmesPathError extends Error {
   readonly kind:
     "syntax" | "unknown-key" | "invalid-type" | "invalid-arity" | "unknown-function" | "function" | "limit";
@@ -61,10 +65,10 @@ export class JmesPathError extends Error {
   constructor(kind: JmesPathError["kind"], message: string) {
     // Thrown in the normal course of evaluation (a missing key inside a foreach element is one) and
     // reported by its message alone: no stack trace is taken, which was most of its cost.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    const limit = errorFrames.stackTraceLimit;
+    errorFrames.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = limit;
+    errorFrames.stackTraceLimit = limit;
     this.kind = kind;
     this.name = "JmesPathError";
   }
