@@ -64,22 +64,35 @@ export function namespaceLabelsNeeded(
 }
 
 function kyvernoNeeds(rules: readonly CompiledRule[], kind: string, type: RuleType): NamespaceLabelsNeed {
-  const relevant = (r: CompiledRule): boolean =>
-    type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined;
-  const blind = rules.filter(
-    (r) =>
-      r.namespaceLabels !== undefined &&
-      relevant(r) &&
-      (r.matcher.kinds === undefined || r.matcher.kinds.includes(kind)),
-  );
-  if (blind.length === 0) return NONE;
+  // Asked per policy and review when the namespace is unknown: most policies have no rule that
+  // selects by namespace labels, and are answered by this loop alone, building nothing.
+  if (!anyBlind(rules, kind, type)) return NONE;
+  const blind = rules.filter((r) => isBlind(r, kind, type));
   const rest = rules.filter((r) => !blind.includes(r));
   return {
     scope: "rules",
     rest,
-    restRuns: rest.some(relevant),
+    restRuns: rest.some((r) => isOfPhase(r, type)),
     needs: blind.map((r) => ({ name: r.name, field: r.namespaceLabels ?? "namespaceSelector" })),
   };
+}
+
+function isOfPhase(r: CompiledRule, type: RuleType): boolean {
+  return type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined;
+}
+
+function anyBlind(rules: readonly CompiledRule[], kind: string, type: RuleType): boolean {
+  for (const r of rules) if (isBlind(r, kind, type)) return true;
+  return false;
+}
+
+/** A rule of the phase that selects by namespace labels and whose kinds can include `kind`. */
+function isBlind(r: CompiledRule, kind: string, type: RuleType): boolean {
+  return (
+    r.namespaceLabels !== undefined &&
+    isOfPhase(r, type) &&
+    (r.matcher.kinds === undefined || r.matcher.kinds.includes(kind))
+  );
 }
 
 function firstField(constraints: readonly CompiledConstraints[], req: MatchRequest): string | undefined {

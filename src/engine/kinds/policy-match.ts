@@ -18,7 +18,19 @@ export type PolicyMatch =
 
 const NONE: PolicyMatch = { language: "none" };
 
+/** Each compiled policy's head, made on first use: a compiled policy never changes, and some callers ask per review. */
+const heads = new WeakMap<CompiledPolicy, PolicyMatch>();
+
 export function policyMatchOf(policy: CompiledPolicy): PolicyMatch {
+  let head = heads.get(policy);
+  if (head === undefined) {
+    head = headOf(policy);
+    heads.set(policy, head);
+  }
+  return head;
+}
+
+function headOf(policy: CompiledPolicy): PolicyMatch {
   switch (policy.language) {
     case "kyverno":
       return { language: "kyverno", rules: policy.rules };
