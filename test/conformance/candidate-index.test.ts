@@ -29,6 +29,7 @@ import {
   indexPolicies,
   mutateExistingRuleNames,
   mutateExistingView,
+  namespaceLabelsNeeded,
   type PolicyResponse,
   type PreparedRequest,
   type RequestInput,
@@ -70,10 +71,16 @@ function checker(engine: Engine, suite: string, tally: Tally): Check {
     if (response.rules.length > 0) tally.withResults++;
     if (index.candidates(prepared)[0] === 1) return;
     tally.ruledOut++;
+    const on = `${suite}: ${what} ${policy.name} on ${JSON.stringify(prepared.subject["kind"] ?? "")} ${JSON.stringify(prepared.subject["metadata"] ?? {})} (${prepared.operation}): ruled out by the index`;
     if (response.rules.length > 0)
-      tally.differences.push(
-        `${suite}: ${what} ${policy.name} on ${JSON.stringify(prepared.subject["kind"] ?? "")} ${JSON.stringify(prepared.subject["metadata"] ?? {})} (${prepared.operation}): ruled out by the index, but gave ${response.rules.map((r) => `${r.rule}=${r.status}`).join(", ")}`,
-      );
+      tally.differences.push(`${on}, but gave ${response.rules.map((r) => `${r.rule}=${r.status}`).join(", ")}`);
+    // In a namespace the cluster facts do not know, the webhook answers a rule that needs the
+    // namespace's labels with an error (server/admission/namespace-facts.ts): a policy ruled out
+    // must need none, or the index would drop that error.
+    for (const type of ["Validation", "Mutation"] as const) {
+      const need = namespaceLabelsNeeded(policy, prepared, type);
+      if (need.scope !== "none") tally.differences.push(`${on}, but needs its namespace's labels (${type})`);
+    }
   };
 }
 

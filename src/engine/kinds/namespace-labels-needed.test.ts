@@ -116,3 +116,23 @@ test("a ClusterPolicy's rules of the phase that select by namespace labels leave
     "no mutate rule",
   );
 });
+
+test("a kyverno.io rule the request's operation or the policy's namespace rules out needs no labels (the candidate index's gates)", () => {
+  const rule = (operations: string[]): JsonObject => ({
+    name: "prod",
+    match: { any: [{ resources: { kinds: ["ConfigMap"], operations, namespaceSelector: production } }] },
+    validate: { message: "m", pattern: { metadata: { name: "?*" } } },
+  });
+  const policy = (kind: string, metadata: JsonObject, operations: string[]): CompiledPolicy =>
+    compiled({ apiVersion: "kyverno.io/v1", kind, metadata, spec: { rules: [rule(operations)] } });
+  const onUpdate = policy("ClusterPolicy", { name: "cp" }, ["UPDATE"]);
+  assert.deepEqual(namespaceLabelsNeeded(onUpdate, request("ConfigMap"), "Validation"), { scope: "none" });
+  assert.equal(
+    namespaceLabelsNeeded(onUpdate, { ...request("ConfigMap"), operation: "UPDATE" }, "Validation").scope,
+    "rules",
+  );
+  const elsewhere = policy("Policy", { name: "p", namespace: "prod" }, ["CREATE"]);
+  assert.deepEqual(namespaceLabelsNeeded(elsewhere, request("ConfigMap"), "Validation"), { scope: "none" });
+  const here = policy("Policy", { name: "p", namespace: "prod-2" }, ["CREATE"]);
+  assert.equal(namespaceLabelsNeeded(here, request("ConfigMap"), "Validation").scope, "rules");
+});

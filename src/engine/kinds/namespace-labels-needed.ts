@@ -4,15 +4,18 @@
  * do not know the request's namespace (server/admission/namespace-facts.ts): evaluating such a
  * matcher with no labels could quietly skip a policy meant to apply (a silent pass).
  * - `rules` (kyverno.io): the rules of the phase that select by namespace labels (match, exclude or a
- *   failure-action override: match/namespace-labels.ts) and whose kinds can include the request's;
- *   the other rules run as usual.
+ *   failure-action override: match/namespace-labels.ts) and that the request's kind, operation and
+ *   namespace leave undecided: a rule whose match cannot name the kind or the operation the matcher
+ *   sees, or of a namespaced Policy of another namespace, matches whatever the labels are not, and
+ *   runs as usual. These are the candidate index's gates (candidates/candidate-index.ts), so a
+ *   policy the index rules out needs no labels either, in any namespace.
  * - `policy` (every CEL kind): the one matchConstraints (or, for a Kubernetes admission policy with
  *   bindings, the binding's matchResources) whose namespaceSelector is all that is left to decide the
  *   request; the policy does not run and answers one error under the name its results carry.
  * - `none`: the request is decided without them.
  */
 import type { MatchRequest } from "../match/index.js";
-import { resourceKind } from "../api/resource.js";
+import { resourceKind, resourceNamespace } from "../api/resource.js";
 import type { RuleType } from "../api/rule-result.js";
 import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
 import type { CompiledBinding } from "../cel/admission-policy/index.js";
@@ -48,7 +51,7 @@ export function namespaceLabelsNeeded(
   const request = prepareRequest(given);
   const match = policyMatchOf(policy);
   if (match.language === "none") return NONE;
-  if (match.language === "kyverno") return kyvernoNeeds(match.rules, resourceKind(request.subject), type);
+  if (match.language === "kyverno") return kyvernoNeeds(match.rules, gateOf(policy, request), type);
   const req = request.matchContext(policy).req;
   const bound = bindingsOf(policy);
   if (bound.length > 0) {
@@ -63,11 +66,28 @@ export function namespaceLabelsNeeded(
   return field === undefined ? NONE : { scope: "policy", need: { name: resultName(policy), field } };
 }
 
-function kyvernoNeeds(rules: readonly CompiledRule[], kind: string, type: RuleType): NamespaceLabelsNeed {
+/** What a rule's matcher rejects a request on before its selectors: its kind and operation, and a namespaced Policy's namespace. */
+interface Gate {
+  readonly kind: string;
+  readonly operation: string;
+  /** Whether the request is in the policy's namespace (always, for a cluster-wide policy). */
+  readonly inPolicyNamespace: boolean;
+}
+
+function gateOf(policy: CompiledPolicy, request: PreparedRequest): Gate {
+  return {
+    // The kind the rules' matchers see (pipeline/match-rule.ts matchRequestFor).
+    kind: request.request.matchKind?.kind ?? resourceKind(request.subject),
+    operation: request.operation,
+    inPolicyNamespace: policy.namespace === "" || policy.namespace === resourceNamespace(request.subject),
+  };
+}
+
+function kyvernoNeeds(rules: readonly CompiledRule[], gate: Gate, type: RuleType): NamespaceLabelsNeed {
   // Asked per policy and review when the namespace is unknown: most policies have no rule that
   // selects by namespace labels, and are answered by this loop alone, building nothing.
-  if (!anyBlind(rules, kind, type)) return NONE;
-  const blind = rules.filter((r) => isBlind(r, kind, type));
+  if (!gate.inPolicyNamespace || !anyBlind(rules, gate, type)) return NONE;
+  const blind = rules.filter((r) => isBlind(r, gate, type));
   const rest = rules.filter((r) => !blind.includes(r));
   return {
     scope: "rules",
@@ -81,17 +101,18 @@ function isOfPhase(r: CompiledRule, type: RuleType): boolean {
   return type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined;
 }
 
-function anyBlind(rules: readonly CompiledRule[], kind: string, type: RuleType): boolean {
-  for (const r of rules) if (isBlind(r, kind, type)) return true;
+function anyBlind(rules: readonly CompiledRule[], gate: Gate, type: RuleType): boolean {
+  for (const r of rules) if (isBlind(r, gate, type)) return true;
   return false;
 }
 
-/** A rule of the phase that selects by namespace labels and whose kinds can include `kind`. */
-function isBlind(r: CompiledRule, kind: string, type: RuleType): boolean {
+/** A rule of the phase that selects by namespace labels and whose match can name the gate's kind and operation. */
+function isBlind(r: CompiledRule, gate: Gate, type: RuleType): boolean {
   return (
     r.namespaceLabels !== undefined &&
     isOfPhase(r, type) &&
-    (r.matcher.kinds === undefined || r.matcher.kinds.includes(kind))
+    (r.matcher.kinds === undefined || r.matcher.kinds.includes(gate.kind)) &&
+    (r.matcher.operations === undefined || r.matcher.operations.includes(gate.operation))
   );
 }
 

@@ -50,8 +50,9 @@ export interface Evaluation {
  * over the batch (at most a few reviews). A review whose deadline has passed starts no further policy.
  *
  * With the `index` of `policies`, a policy none of whose rules can match a review is not run for it:
- * it would have given no rule results, which are neither kept nor recorded. A review in a namespace
- * the cluster facts do not know runs every policy (namespace-facts.ts answers for rules it cannot decide).
+ * it would have given no rule results, which are neither kept nor recorded; in a namespace the
+ * cluster facts do not know too, as a policy the index rules out needs none of its labels (engine
+ * `namespaceLabelsNeeded`; namespace-facts.ts answers for the rules that do).
  */
 export function evaluateBatch(
   policies: readonly CompiledPolicy[],
@@ -119,10 +120,10 @@ export function evaluateBatch(
 
 /**
  * A review's candidate mask; undefined (every policy runs, and answers for itself) without an index,
- * in a namespace the cluster facts do not know, or if the request cannot be read for it.
+ * or if the request cannot be read for it.
  */
 function candidatesOf(index: CandidateIndex | undefined, review: BatchReview): Uint8Array | undefined {
-  if (index === undefined || review.subject.unknownNamespace !== undefined) return undefined;
+  if (index === undefined) return undefined;
   try {
     return index.candidates(review.prepared);
   } catch {

@@ -186,7 +186,6 @@ function matchedRules(request: AdmissionRequestJson, plan: GeneratePlan, deps: W
   // A policy the candidate index rules out would match no rule: it is left out, as matching nothing.
   const policies = reachable(plan, () => prepared, {
     indexCandidates: deps.indexCandidates,
-    unknownNamespace: subject.unknownNamespace,
   });
   for (const policy of policies) {
     let response: PolicyResponse;

@@ -47,7 +47,6 @@ export function mutateExistingWorkFor(
   // Only the policies the candidate index leaves in: one it rules out would match no rule.
   const policies = reachable(plan, () => prepared, {
     indexCandidates: deps.indexCandidates,
-    unknownNamespace: subject.unknownNamespace,
   });
   for (const policy of policies)
     for (const rule of matchedRules(policy, deps.engine.mutate.bind(deps.engine), prepared))

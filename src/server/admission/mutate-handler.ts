@@ -116,7 +116,6 @@ function mutateReview(
   // Only the policies the candidate index leaves in: one it rules out would match no rule, patch nothing and record nothing.
   const policies = reachable(plan, () => deps.engine.prepare(subject.engineRequest), {
     indexCandidates: deps.indexCandidates,
-    unknownNamespace: subject.unknownNamespace,
   });
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
     recordReviewed(deps, subject, responses, !allow);

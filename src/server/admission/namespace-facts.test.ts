@@ -35,11 +35,11 @@ const production = { matchLabels: { env: "production" } };
 function run(
   policy: JsonObject,
   namespace: string,
-  mode: "fail" | "ignore" = "fail",
+  o: { readonly mode?: "fail" | "ignore"; readonly indexCandidates?: boolean } = {},
 ): { allowed: boolean; message: string; warnings: readonly string[] } {
   const fake = fakeDeps({ policies: [policy] });
-  const deps = { ...fake.deps, cluster: facts };
-  const result: HandlerResult = handleValidate(reviewOf(pod({ name: "web", namespace })), deps, mode);
+  const deps = { ...fake.deps, cluster: facts, indexCandidates: o.indexCandidates ?? true };
+  const result: HandlerResult = handleValidate(reviewOf(pod({ name: "web", namespace })), deps, o.mode ?? "fail");
   assert.equal(result.status, 200);
   const response = (
     result.body as { response: { allowed: boolean; status?: { message: string }; warnings?: readonly string[] } }
@@ -59,8 +59,9 @@ describe("namespace labels the cluster facts do not know", () => {
 
   test("under failurePolicy Ignore the error lets the request through", () => {
     assert.equal(
-      run(inProduction(production, { validationFailureAction: "Enforce", failurePolicy: "Ignore" }), "prod-2", "ignore")
-        .allowed,
+      run(inProduction(production, { validationFailureAction: "Enforce", failurePolicy: "Ignore" }), "prod-2", {
+        mode: "ignore",
+      }).allowed,
       true,
     );
   });
@@ -114,6 +115,56 @@ describe("namespace labels the cluster facts do not know", () => {
       { validationFailureAction: "Enforce" },
     );
     assert.equal(run(deployments, "prod-2").allowed, true);
+  });
+
+  test("a rule whose operations or policy namespace rule the request out needs no labels, with the candidate index or without", () => {
+    const onUpdate = clusterPolicy(
+      "prod-pods-on-update",
+      [
+        {
+          name: "team",
+          match: { any: [{ resources: { kinds: ["Pod"], operations: ["UPDATE"], namespaceSelector: production } }] },
+          validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } },
+        },
+      ],
+      { validationFailureAction: "Enforce" },
+    );
+    const otherNamespace: JsonObject = {
+      ...inProduction(production),
+      kind: "Policy",
+      metadata: { name: "prod-needs-team", namespace: "prod" },
+    };
+    for (const indexCandidates of [true, false]) {
+      assert.equal(run(onUpdate, "prod-2", { indexCandidates }).allowed, true, "a CREATE cannot match an UPDATE rule");
+      assert.equal(
+        run(otherNamespace, "prod-2", { indexCandidates }).allowed,
+        true,
+        "a Policy of prod matches nothing in prod-2",
+      );
+      // The same rule on the operation, and the Policy in the request's own namespace, cannot be decided.
+      const onCreate = clusterPolicy(
+        "prod-pods-on-create",
+        [
+          {
+            name: "team",
+            match: {
+              any: [{ resources: { kinds: ["Pod"], operations: ["CREATE"], namespaceSelector: production } }],
+            },
+            validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } },
+          },
+        ],
+        { validationFailureAction: "Enforce" },
+      );
+      assert.match(
+        run(onCreate, "prod-2", { indexCandidates }).message,
+        /namespace "prod-2" is not in the cluster facts/,
+      );
+      const sameNamespace = { ...otherNamespace, metadata: { name: "prod-needs-team", namespace: "prod-2" } };
+      assert.match(
+        run(sameNamespace, "prod-2", { indexCandidates }).message,
+        /namespace "prod-2" is not in the cluster facts/,
+      );
+    }
   });
 
   test("the other rules of the policy are still evaluated", () => {

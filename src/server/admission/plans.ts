@@ -106,17 +106,16 @@ export function mutateExistingPlanOf(
 
 /**
  * The plan's policies, in order, that may have a rule matching `prepared` (the candidate index): a
- * policy left out would have given no rule results. Every policy when the index is off
- * (`indexCandidates: false`), when the review's namespace is one the cluster facts do not know
- * (namespace-facts.ts answers for those), or when the request cannot be read for the index.
+ * policy left out would have given no rule results, in a namespace the cluster facts do not know
+ * too (a policy the index rules out needs none of its labels: engine `namespaceLabelsNeeded`). Every
+ * policy when the index is off (`indexCandidates: false`) or when the request cannot be read for it.
  */
 export function reachable(
   plan: IndexedPlan,
   prepared: () => PreparedRequest,
-  o: { readonly indexCandidates?: boolean | undefined; readonly unknownNamespace?: unknown },
+  o: { readonly indexCandidates?: boolean | undefined },
 ): readonly CompiledPolicy[] {
-  if (o.indexCandidates === false || o.unknownNamespace !== undefined || plan.policies.length === 0)
-    return plan.policies;
+  if (o.indexCandidates === false || plan.policies.length === 0) return plan.policies;
   let mask: Uint8Array;
   try {
     mask = plan.index.candidates(prepared());
