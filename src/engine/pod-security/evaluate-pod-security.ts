@@ -52,7 +52,8 @@ export function evaluatePodSecurity(
   const pod = podOf(resource);
   if (pod === undefined) return { allowed: false, checks: [], exemptedByExtra: false, error: UNSUPPORTED_KIND_ERROR };
   let runs = runChecks(ps.checks, pod);
-  if (ps.exclude.length > 0) runs = applyExclusions(ps.checks, ps.exclude, runs, pod);
+  // A pod that fails no check has nothing to exclude.
+  if (ps.exclude.length > 0 && runs.length > 0) runs = applyExclusions(ps.checks, ps.exclude, runs, pod);
   if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: false };
   if (extraExcludes.length > 0) {
     runs = applyExclusions(ps.checks, extraExcludes, runs, pod);

@@ -86,7 +86,11 @@ function exempt(
   return [...byId.values()];
 }
 
-/** Applies `excludes` in order to the failing `results` of `pod`; returns the checks still failing. */
+/**
+ * Applies `excludes` in order to the failing `results` of `pod`; returns the checks still failing.
+ * An exclusion's pod is checked only on the checks it can exempt: those of its control that still
+ * fail (`exempt` reads no other run of it); with none, the exclusion only keys the results by id.
+ */
 export function applyExclusions(
   schedule: readonly ScheduledCheck[],
   excludes: readonly PodSecurityExclude[],
@@ -95,9 +99,15 @@ export function applyExclusions(
 ): CheckRun[] {
   let current = [...results];
   for (const exclude of excludes) {
+    const ids = CONTROL_CHECK_IDS[exclude.controlName] ?? [];
+    const relevant = schedule.filter((c) => ids.includes(c.id) && current.some((r) => r.id === c.id));
+    if (relevant.length === 0) {
+      current = exempt(current, [], exclude, pod, undefined);
+      continue;
+    }
     const images = exclude.images ?? [];
     const matching = images.length > 0 ? matchingContainersPod(pod, images) : undefined;
-    const excluded = runChecks(schedule, matching ?? podLevelPod(pod));
+    const excluded = runChecks(relevant, matching ?? podLevelPod(pod));
     current = exempt(current, excluded, exclude, pod, matching);
   }
   return current;
