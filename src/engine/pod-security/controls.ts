@@ -101,9 +101,15 @@ export const POD_LEVEL_CONTROLS: readonly string[] = [
   "Volume Types",
 ];
 
+/** Each check id's control: the first control that lists it, as the lookup below read them in order. */
+const CONTROL_OF_CHECK: ReadonlyMap<string, string> = (() => {
+  const out = new Map<string, string>([["hostProbesAndHostLifecycle", "Host Probes / Lifecycle Hooks"]]);
+  for (const [name, ids] of Object.entries(CONTROL_CHECK_IDS))
+    for (const id of ids) if (!out.has(id)) out.set(id, name);
+  return out;
+})();
+
 /** The control name of a check id, for reports (`PSSControlIDToName`). */
 export function controlNameOf(checkId: string): string {
-  if (checkId === "hostProbesAndHostLifecycle") return "Host Probes / Lifecycle Hooks";
-  for (const [name, ids] of Object.entries(CONTROL_CHECK_IDS)) if (ids.includes(checkId)) return name;
-  return "";
+  return CONTROL_OF_CHECK.get(checkId) ?? "";
 }
