@@ -2,8 +2,10 @@
  * `npm run bench:webhook`: `bylaw serve` under load on loopback HTTPS, against a bare HTTPS server
  * that only parses the AdmissionReview (the floor). Prints throughput at saturation (autocannon,
  * closed loop), p50/p99 at fixed rates (open loop, latency from when each request was due), server
- * CPU µs per review, and RSS with 17 and 300 policies; then the same controls written in CEL
- * (validate.cel ClusterPolicies, and ValidatingPolicies) against the same floor. The floor's and bylaw's saturation runs
+ * CPU µs per review, and RSS with 17 and 300 policies; then the policy library as issue 39 measures it
+ * (the corpus's ClusterPolicies, the cluster bench's set: reviews reach the policies the candidate
+ * index leaves in) and the same controls written in CEL (validate.cel ClusterPolicies, and
+ * ValidatingPolicies) against the same floor. The floor's and bylaw's saturation runs
  * alternate, so that a drift in this machine's speed touches both sides of each ratio. Figures, never verdicts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -16,6 +18,7 @@ import { selfSignedCertificate } from "../../src/server/tls/self-signed.js";
 import { drive, peakRssMiB, rssMiB, type LoadResult } from "./load.js";
 import { openLoop } from "./open-loop.js";
 import { pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";
+import { writeCorpusPolicies } from "../cluster/corpus-policies.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
@@ -106,6 +109,38 @@ async function main(): Promise<void> {
       `${n300} policies ${idle300.toFixed(0)} MiB idle / ${rss300.toFixed(0)} MiB after load / ${peak300.toFixed(0)} MiB peak`,
   );
   printRatio(`${n17} PSS policies`, with17, floor);
+
+  // The policy library: every ClusterPolicy of the corpus the cluster bench loads, against the floor again.
+  const library = writeCorpusPolicies(corpus, join(work, "library"), "cluster-policies");
+  const nLibrary = [...library.written.values()].reduce((a, b) => a + b, 0);
+  const bareLibrary = await start(
+    [
+      join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
+      join(work, "tls.crt"),
+      join(work, "tls.key"),
+      "18443",
+    ],
+    18443,
+    "/",
+  );
+  const sLibrary = await serve(join(work, "library"), 22443);
+  const idleLibrary = rssMiB(sLibrary.pid ?? 0);
+  const [floorLibrary, withLibrary] = await saturationPairs(
+    { ...floorTarget, child: bareLibrary },
+    {
+      label: `bylaw serve, the corpus's ${nLibrary} ClusterPolicies`,
+      url: "https://127.0.0.1:22443/validate/fail",
+      child: sLibrary,
+    },
+    bodies,
+  );
+  const peakLibrary = peakRssMiB(sLibrary.pid ?? 0);
+  await stop(bareLibrary);
+  await stop(sLibrary);
+  printRatio(`the corpus's ${nLibrary} ClusterPolicies`, withLibrary, floorLibrary);
+  console.log(
+    `webhook: RSS: the corpus's ${nLibrary} ClusterPolicies ${idleLibrary.toFixed(0)} MiB idle / ${peakLibrary.toFixed(0)} MiB peak`,
+  );
 
   // The same controls in CEL, each against the floor again (alternating pairs, as above).
   for (const [folder, what] of [
