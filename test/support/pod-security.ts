@@ -46,7 +46,7 @@ export function failing(
   resource: JsonObject,
   extra?: readonly PodSecurityExclude[],
 ): string[] {
-  return evaluatePodSecurity(ps, resource, extra).checks.map((c) => c.id);
+  return evaluatePodSecurity(ps, resource, extra !== undefined ? { extraExcludes: extra } : {}).checks.map((c) => c.id);
 }
 
 /** `id: reason | detail | errors` of each failing check. */

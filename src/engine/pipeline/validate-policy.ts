@@ -12,7 +12,12 @@ import type { JsonObject } from "../api/json.js";
 import { resolveParams } from "../cel/params/index.js";
 import { podSecurityExceptionPlan, type CompiledException } from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
-import { evaluatePodSecurity, podSecurityMessage, podSecurityProperties } from "../pod-security/index.js";
+import {
+  type CheckMemo,
+  evaluatePodSecurity,
+  podSecurityMessage,
+  podSecurityProperties,
+} from "../pod-security/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import { ruleScope, type RuleRun } from "./rule-scope.js";
 import { manifestsRule } from "./manifests-rule.js";
@@ -160,7 +165,11 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   if (validate === undefined) return undefined;
   const vars = scope.vars;
   const target = run.request.subject;
-  if (validate.podSecurity !== undefined) return podSecurityRule(compiled, target, scope.exceptions ?? []);
+  if (validate.podSecurity !== undefined)
+    return podSecurityRule(compiled, target, {
+      exceptions: scope.exceptions ?? [],
+      checks: run.request.derived(POD_SECURITY_CHECKS, newCheckMemo),
+    });
   if (compiled.manifests !== undefined) return manifestsRule(run, compiled.manifests, vars);
   if (validate.manifests !== undefined)
     return ruleResult(name, "Validation", "error", `rule ${name}: validate.manifests did not compile`);
@@ -191,6 +200,10 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   return ruleResult(name, "Validation", outcome.status, outcome.message, outcome.path);
 }
 
+/** The request's subject's pod security check outcomes, shared by every podSecurity rule of the request. */
+const POD_SECURITY_CHECKS = Symbol("pod security checks of the subject");
+const newCheckMemo = (): CheckMemo => new Map();
+
 /**
  * validate.podSecurity (Kyverno's PSS handler). Matched exceptions without podSecurity entries skip
  * the rule; otherwise their entries are extra exclusions, and a pod that passes only thanks to them
@@ -199,8 +212,9 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
 function podSecurityRule(
   compiled: CompiledRule,
   resource: Resource,
-  exceptions: readonly CompiledException[],
+  o: { readonly exceptions: readonly CompiledException[]; readonly checks: CheckMemo },
 ): RuleResult {
+  const exceptions = o.exceptions;
   const name = compiled.name;
   const ps = compiled.podSecurity;
   if (ps === undefined)
@@ -208,7 +222,10 @@ function podSecurityRule(
   const plan = podSecurityExceptionPlan(exceptions);
   if (plan.kind === "skip")
     return { ...ruleResult(name, "Validation", "skip", plan.message), exceptions: plan.exceptions.map((e) => e.key) };
-  const outcome = evaluatePodSecurity(ps, resource, plan.kind === "exclude" ? plan.exclusions : undefined);
+  const outcome = evaluatePodSecurity(ps, resource, {
+    checks: o.checks,
+    ...(plan.kind === "exclude" ? { extraExcludes: plan.exclusions } : {}),
+  });
   if (outcome.error !== undefined) return ruleResult(name, "Validation", "error", outcome.error);
   const properties = podSecurityProperties(ps, outcome);
   if (outcome.allowed && plan.kind === "exclude" && outcome.exemptedByExtra) {

@@ -3,7 +3,7 @@ import type { JsonObject } from "../api/json.js";
 import { parseImageReference } from "../context/image-info.js";
 import type { CheckRun } from "./check-types.js";
 import { controlNameOf } from "./controls.js";
-import { runChecks } from "./evaluate.js";
+import { type CheckMemo, runChecks } from "./evaluate.js";
 import { applyExclusions } from "./exclude.js";
 import { ContainerImages, podOf, reportedField } from "./pod-spec.js";
 import type { CompiledPodSecurity, PodSecurityExclude, PodSecurityOutcome, PssCheck } from "./types.js";
@@ -38,6 +38,13 @@ function toCheck(run: CheckRun, kind: string, index: ContainerImages): PssCheck 
   };
 }
 
+export interface PodSecurityOptions {
+  /** The `podSecurity` entries of the matched PolicyExceptions, applied after the rule's own. */
+  readonly extraExcludes?: readonly PodSecurityExclude[];
+  /** What the checks gave on this same resource so far (one request's; `runChecks`). */
+  readonly checks?: CheckMemo;
+}
+
 /**
  * Checks the pod of `resource` (a Pod, a pod controller's `spec.template`, or a CronJob's
  * `spec.jobTemplate.spec.template`) against the rule's level and version, then applies the rule's
@@ -47,11 +54,12 @@ function toCheck(run: CheckRun, kind: string, index: ContainerImages): PssCheck 
 export function evaluatePodSecurity(
   ps: CompiledPodSecurity,
   resource: JsonObject,
-  extraExcludes: readonly PodSecurityExclude[] = [],
+  o: PodSecurityOptions = {},
 ): PodSecurityOutcome {
+  const extraExcludes = o.extraExcludes ?? [];
   const pod = podOf(resource);
   if (pod === undefined) return { allowed: false, checks: [], exemptedByExtra: false, error: UNSUPPORTED_KIND_ERROR };
-  let runs = runChecks(ps.checks, pod);
+  let runs = runChecks(ps.checks, pod, o.checks);
   // A pod that fails no check has nothing to exclude.
   if (ps.exclude.length > 0 && runs.length > 0) runs = applyExclusions(ps.checks, ps.exclude, runs, pod);
   if (runs.length === 0) return { allowed: true, checks: [], exemptedByExtra: false };

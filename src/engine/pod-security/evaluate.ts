@@ -1,5 +1,5 @@
 /** Runs the checks of a level and version on a pod (Kyverno's `evaluatePSS`). */
-import type { CheckFn, CheckRun } from "./check-types.js";
+import type { CheckFailure, CheckFn, CheckRun } from "./check-types.js";
 import { CHECKS } from "./controls.js";
 import type { PssLevel, PssVersion, PodView } from "./types.js";
 import { appliesAtLevel, versionsToRun } from "./versions.js";
@@ -20,13 +20,30 @@ export function scheduleChecks(level: PssLevel, version: PssVersion): readonly S
   return out;
 }
 
-/** The failing checks, in check order; a pinned version may report one check more than once. */
-export function runChecks(schedule: readonly ScheduledCheck[], pod: PodView): CheckRun[] {
+/**
+ * What each check version gave on one pod, kept while one request is evaluated: every podSecurity
+ * rule of the request checks the same pod, and the levels and versions share most check versions
+ * (a restricted level runs every baseline check), so each runs once per request.
+ */
+export type CheckMemo = Map<CheckFn, CheckFailure | undefined>;
+
+/**
+ * The failing checks, in check order; a pinned version may report one check more than once. With a
+ * `memo` of the same pod, a check version it holds is not run again.
+ */
+export function runChecks(schedule: readonly ScheduledCheck[], pod: PodView, memo?: CheckMemo): CheckRun[] {
   const out: CheckRun[] = [];
   for (const check of schedule) {
-    const failure = check.run(pod);
+    const failure = memo === undefined ? check.run(pod) : memoized(memo, check.run, pod);
     if (failure !== undefined)
       out.push({ id: check.id, reason: failure.reason, detail: failure.detail, errors: [...failure.errors] });
   }
   return out;
+}
+
+function memoized(memo: CheckMemo, run: CheckFn, pod: PodView): CheckFailure | undefined {
+  if (memo.has(run)) return memo.get(run);
+  const failure = run(pod);
+  memo.set(run, failure);
+  return failure;
 }

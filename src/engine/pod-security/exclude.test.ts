@@ -169,15 +169,14 @@ describe("extra excludes (PolicyException podSecurity entries)", () => {
   });
 
   test("removing every failure reports an exemption, not a pass", () => {
-    const outcome = evaluatePodSecurity(ps, bad, [
-      { controlName: "Host Namespaces" },
-      { controlName: "Capabilities", images: ["tools/*"] },
-    ]);
+    const outcome = evaluatePodSecurity(ps, bad, {
+      extraExcludes: [{ controlName: "Host Namespaces" }, { controlName: "Capabilities", images: ["tools/*"] }],
+    });
     assert.deepEqual(outcome, { allowed: true, checks: [], exemptedByExtra: true });
   });
 
   test("partly exempted: the rest still fails", () => {
-    const outcome = evaluatePodSecurity(ps, bad, [{ controlName: "Host Namespaces" }]);
+    const outcome = evaluatePodSecurity(ps, bad, { extraExcludes: [{ controlName: "Host Namespaces" }] });
     assert.equal(outcome.allowed, false);
     assert.equal(outcome.exemptedByExtra, false);
     assert.deepEqual(
@@ -187,14 +186,17 @@ describe("extra excludes (PolicyException podSecurity entries)", () => {
   });
 
   test("a pod that passes is a pass, whatever the extra excludes", () => {
-    assert.deepEqual(evaluatePodSecurity(ps, restrictedPod(), [{ controlName: "Host Namespaces" }]), {
-      allowed: true,
-      checks: [],
-      exemptedByExtra: false,
-    });
+    assert.deepEqual(
+      evaluatePodSecurity(ps, restrictedPod(), { extraExcludes: [{ controlName: "Host Namespaces" }] }),
+      {
+        allowed: true,
+        checks: [],
+        exemptedByExtra: false,
+      },
+    );
   });
 
   test("no extra excludes: the failure stands", () => {
-    assert.equal(evaluatePodSecurity(ps, bad, []).checks.length, 2);
+    assert.equal(evaluatePodSecurity(ps, bad, { extraExcludes: [] }).checks.length, 2);
   });
 });
