@@ -137,7 +137,7 @@ const NOTHING: Evaluation = { responses: [], left: [] };
 /** One policy on one review; an engine bug becomes an error result, an interruption is thrown on. */
 function validateSafely(deps: AdmissionDeps, policy: CompiledPolicy, review: BatchReview): PolicyResponse {
   try {
-    return withNamespaceFacts(policy, review.subject, "Validation", (p) =>
+    return withNamespaceFacts(policy, review, "Validation", (p) =>
       deps.engine.validate(p, review.prepared, review.interruption),
     );
   } catch (e) {

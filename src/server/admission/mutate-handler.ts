@@ -114,7 +114,10 @@ function mutateReview(
   const plan = mutatePlanOf(deps, webhook);
   const subject = buildRequest(request, deps.cluster, plan.policies, exceptionsOf(deps));
   // Only the policies the candidate index leaves in: one it rules out would match no rule, patch nothing and record nothing.
-  const policies = reachable(plan, () => deps.engine.prepare(subject.engineRequest), {
+  // The request as it came, prepared once: the candidate index and the namespace facts read it.
+  const prepared = deps.engine.prepare(subject.engineRequest);
+  const facts = { subject, prepared };
+  const policies = reachable(plan, () => prepared, {
     indexCandidates: deps.indexCandidates,
   });
   const finish = (allow: boolean, answer: HandlerResult, patchOps: number, warnings: number): HandlerResult => {
@@ -222,7 +225,7 @@ function mutateReview(
       let response: PolicyResponse;
       try {
         response = evaluateSafely(policy, current, "Mutation", () =>
-          withNamespaceFacts(policy, subject, "Mutation", (p) =>
+          withNamespaceFacts(policy, facts, "Mutation", (p) =>
             deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, deadlineOnly),
           ),
         );
@@ -244,7 +247,7 @@ function mutateReview(
       let response: PolicyResponse;
       try {
         response = evaluateSafely(policy, current, "Mutation", () =>
-          withNamespaceFacts(policy, subject, "Mutation", (p) =>
+          withNamespaceFacts(policy, facts, "Mutation", (p) =>
             deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption),
           ),
         );

@@ -16,11 +16,19 @@ import {
   type CompiledPolicy,
   namespaceLabelsNeeded,
   type PolicyResponse,
+  type PreparedRequest,
   requestSubject,
   type RuleResult,
   type RuleType,
 } from "../../engine/index.js";
 import type { AdmissionSubject } from "./build-request.js";
+
+/** A review as the namespace facts see it: its subject, and its request prepared once for every policy. */
+export interface FactsReview {
+  readonly subject: Pick<AdmissionSubject, "unknownNamespace" | "engineRequest">;
+  /** The subject's request prepared (what the candidate index asked): the rules' gates are read from it. */
+  readonly prepared: PreparedRequest;
+}
 
 /**
  * `run` evaluates a policy (the engine's validate or mutate); for a request in a namespace the facts
@@ -28,13 +36,14 @@ import type { AdmissionSubject } from "./build-request.js";
  */
 export function withNamespaceFacts(
   policy: CompiledPolicy,
-  subject: Pick<AdmissionSubject, "unknownNamespace" | "engineRequest">,
+  review: FactsReview,
   type: RuleType,
   run: (policy: CompiledPolicy) => PolicyResponse,
 ): PolicyResponse {
+  const subject = review.subject;
   const namespace = subject.unknownNamespace;
   if (namespace === undefined) return run(policy);
-  const need = namespaceLabelsNeeded(policy, subject.engineRequest, type);
+  const need = namespaceLabelsNeeded(policy, review.prepared, type);
   if (need.scope === "none") return run(policy);
   const error = (n: { readonly name: string; readonly field: string }, what: string): RuleResult => ({
     rule: n.name,

@@ -96,6 +96,8 @@ export function runPolicies(
   let current = original;
   const type = kind === "mutate" ? "Mutation" : "Validation";
   const prepared = kind === "validate" ? engine.prepare(job.request) : undefined;
+  // The namespace facts read the rules' gates from the job's request as it came (mutate: as patched so far).
+  const facts = { subject, prepared: prepared ?? engine.prepare(job.request) };
   const evaluate = (p: CompiledPolicy): PolicyResponse =>
     prepared === undefined
       ? engine.mutate(p, { ...job.request, resource: current }, undefined, interruption)
@@ -108,7 +110,7 @@ export function runPolicies(
     if (t0 > job.deadlineAt) return outcome(policies.slice(i));
     let response: PolicyResponse;
     try {
-      response = withNamespaceFacts(policy, subject, type, evaluate);
+      response = withNamespaceFacts(policy, facts, type, evaluate);
     } catch (e) {
       if (isInterruption(e)) return outcome(policies.slice(i));
       response = evaluationError(policy, kind === "mutate" ? current : object, type, e);
