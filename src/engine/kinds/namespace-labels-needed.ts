@@ -51,7 +51,7 @@ export function namespaceLabelsNeeded(
   const request = prepareRequest(given);
   const match = policyMatchOf(policy);
   if (match.language === "none") return NONE;
-  if (match.language === "kyverno") return kyvernoNeeds(match.rules, gateOf(policy, request), type);
+  if (match.language === "kyverno") return kyvernoNeeds(policy, match.rules, request, type);
   const req = request.matchContext(policy).req;
   const bound = bindingsOf(policy);
   if (bound.length > 0) {
@@ -83,9 +83,16 @@ function gateOf(policy: CompiledPolicy, request: PreparedRequest): Gate {
   };
 }
 
-function kyvernoNeeds(rules: readonly CompiledRule[], gate: Gate, type: RuleType): NamespaceLabelsNeed {
-  // Asked per policy and review when the namespace is unknown: most policies have no rule that
-  // selects by namespace labels, and are answered by this loop alone, building nothing.
+function kyvernoNeeds(
+  policy: CompiledPolicy,
+  rules: readonly CompiledRule[],
+  request: PreparedRequest,
+  type: RuleType,
+): NamespaceLabelsNeed {
+  // Asked per policy and review when the namespace is unknown: most policies have no rule of the
+  // phase that selects by namespace labels, and are answered by this loop alone, building nothing.
+  if (!anySelecting(rules, type)) return NONE;
+  const gate = gateOf(policy, request);
   if (!gate.inPolicyNamespace || !anyBlind(rules, gate, type)) return NONE;
   const blind = rules.filter((r) => isBlind(r, gate, type));
   const rest = rules.filter((r) => !blind.includes(r));
@@ -99,6 +106,11 @@ function kyvernoNeeds(rules: readonly CompiledRule[], gate: Gate, type: RuleType
 
 function isOfPhase(r: CompiledRule, type: RuleType): boolean {
   return type === "Mutation" ? r.rule.mutate !== undefined : r.rule.validate !== undefined;
+}
+
+function anySelecting(rules: readonly CompiledRule[], type: RuleType): boolean {
+  for (const r of rules) if (r.namespaceLabels !== undefined && isOfPhase(r, type)) return true;
+  return false;
 }
 
 function anyBlind(rules: readonly CompiledRule[], gate: Gate, type: RuleType): boolean {
