@@ -66,16 +66,19 @@ async function main(): Promise<void> {
       port,
       "/health/readiness",
     );
-  const bare = await start(
-    [
-      join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
-      join(work, "tls.crt"),
-      join(work, "tls.key"),
-      "18443",
-    ],
-    18443,
-    "/",
-  );
+  // The floor: a bare HTTPS server that only parses the review, started afresh beside each bylaw.
+  const startBare = (): Promise<ChildProcess> =>
+    start(
+      [
+        join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
+        join(work, "tls.crt"),
+        join(work, "tls.key"),
+        "18443",
+      ],
+      18443,
+      "/",
+    );
+  const bare = await startBare();
   const s17 = await serve(join(work, "p17"), 19443);
   const idle17 = rssMiB(s17.pid ?? 0);
   const floorTarget: Target = { label: "bare https floor", url: "https://127.0.0.1:18443/validate/fail", child: bare };
@@ -113,16 +116,7 @@ async function main(): Promise<void> {
   // The policy library: every ClusterPolicy of the corpus the cluster bench loads, against the floor again.
   const library = writeCorpusPolicies(corpus, join(work, "library"), "cluster-policies");
   const nLibrary = [...library.written.values()].reduce((a, b) => a + b, 0);
-  const bareLibrary = await start(
-    [
-      join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
-      join(work, "tls.crt"),
-      join(work, "tls.key"),
-      "18443",
-    ],
-    18443,
-    "/",
-  );
+  const bareLibrary = await startBare();
   const sLibrary = await serve(join(work, "library"), 22443);
   const idleLibrary = rssMiB(sLibrary.pid ?? 0);
   const [floorLibrary, withLibrary] = await saturationPairs(
@@ -148,16 +142,7 @@ async function main(): Promise<void> {
     ["pod-security-vpol", "ValidatingPolicies"],
   ] as const) {
     const n = writeEnforcePolicies(pssPolicyFiles(corpus, folder), join(work, folder), 17);
-    const bareAgain = await start(
-      [
-        join(repoRoot, "dist", "bench", "webhook", "bare-server.js"),
-        join(work, "tls.crt"),
-        join(work, "tls.key"),
-        "18443",
-      ],
-      18443,
-      "/",
-    );
+    const bareAgain = await startBare();
     const cel = await serve(join(work, folder), 21443);
     const [floorCel, withCel] = await saturationPairs(
       { ...floorTarget, child: bareAgain },
