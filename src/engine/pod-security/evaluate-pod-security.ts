@@ -38,7 +38,7 @@ function toCheck(run: CheckRun, kind: string, index: ContainerImages): PssCheck 
   };
 }
 
-export interface PodSecurityOptions {
+interface PodSecurityOptions {
   /** The `podSecurity` entries of the matched PolicyExceptions, applied after the rule's own. */
   readonly extraExcludes?: readonly PodSecurityExclude[];
   /** What the checks gave on this same resource so far (one request's; `runChecks`). */

@@ -24,7 +24,7 @@ import {
 import type { AdmissionSubject } from "./build-request.js";
 
 /** A review as the namespace facts see it: its subject, and its request prepared once for every policy. */
-export interface FactsReview {
+interface FactsReview {
   readonly subject: Pick<AdmissionSubject, "unknownNamespace" | "engineRequest">;
   /** The subject's request prepared (what the candidate index asked): the rules' gates are read from it. */
   readonly prepared: PreparedRequest;
