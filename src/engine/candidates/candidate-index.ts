@@ -50,15 +50,28 @@ function ruleGate(rule: CompiledRule): RuleGate {
   return { kinds: rule.matcher.kinds, operations: rule.matcher.operations };
 }
 
+/** Whether a rule's match can select the kind and operation (its literal kinds and operations, when it names them). */
+export function ruleAdmits(
+  rule: { readonly kinds?: readonly string[] | undefined; readonly operations?: readonly string[] | undefined },
+  kind: string,
+  operation: string,
+): boolean {
+  return (
+    (rule.kinds === undefined || rule.kinds.includes(kind)) &&
+    (rule.operations === undefined || rule.operations.includes(operation))
+  );
+}
+
+/** The kind and operation the rules' matchers see for a request (pipeline/match-rule.ts matchRequestFor). */
+export function matchedAs(prepared: PreparedRequest): { readonly kind: string; readonly operation: string } {
+  return { kind: prepared.request.matchKind?.kind ?? resourceKind(prepared.subject), operation: prepared.operation };
+}
+
 function admits(gate: PolicyGate, kind: string, operation: string, namespace: string): boolean {
   if (gate.always) return true;
   // A namespaced Policy only matches resources of its own namespace (match-rule.ts).
   if (gate.namespace !== "" && gate.namespace !== namespace) return false;
-  for (const r of gate.rules) {
-    if (r.kinds !== undefined && !r.kinds.includes(kind)) continue;
-    if (r.operations !== undefined && !r.operations.includes(operation)) continue;
-    return true;
-  }
+  for (const r of gate.rules) if (ruleAdmits(r, kind, operation)) return true;
   return false;
 }
 
@@ -76,9 +89,7 @@ export function indexPolicies(policies: readonly CompiledPolicy[]): CandidateInd
   return {
     policies,
     candidates(prepared: PreparedRequest): CandidateMask {
-      // The kind and operation the rules' matchers see (pipeline/match-rule.ts matchRequestFor).
-      const kind = prepared.request.matchKind?.kind ?? resourceKind(prepared.subject);
-      const operation = prepared.operation;
+      const { kind, operation } = matchedAs(prepared);
       const namespace = byNamespace ? resourceNamespace(prepared.subject) : "";
       const key = `${kind}\u0000${operation}\u0000${namespace}`;
       let mask = remembered.get(key);

@@ -15,7 +15,8 @@
  * - `none`: the request is decided without them.
  */
 import type { MatchRequest } from "../match/index.js";
-import { resourceKind, resourceNamespace } from "../api/resource.js";
+import { resourceNamespace } from "../api/resource.js";
+import { matchedAs, ruleAdmits } from "../candidates/candidate-index.js";
 import type { RuleType } from "../api/rule-result.js";
 import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
 import type { CompiledBinding } from "../cel/admission-policy/index.js";
@@ -75,12 +76,8 @@ interface Gate {
 }
 
 function gateOf(policy: CompiledPolicy, request: PreparedRequest): Gate {
-  return {
-    // The kind the rules' matchers see (pipeline/match-rule.ts matchRequestFor).
-    kind: request.request.matchKind?.kind ?? resourceKind(request.subject),
-    operation: request.operation,
-    inPolicyNamespace: policy.namespace === "" || policy.namespace === resourceNamespace(request.subject),
-  };
+  const ns = policy.namespace;
+  return { ...matchedAs(request), inPolicyNamespace: ns === "" || ns === resourceNamespace(request.subject) };
 }
 
 function kyvernoNeeds(
@@ -120,12 +117,7 @@ function anyBlind(rules: readonly CompiledRule[], gate: Gate, type: RuleType): b
 
 /** A rule of the phase that selects by namespace labels and whose match can name the gate's kind and operation. */
 function isBlind(r: CompiledRule, gate: Gate, type: RuleType): boolean {
-  return (
-    r.namespaceLabels !== undefined &&
-    isOfPhase(r, type) &&
-    (r.matcher.kinds === undefined || r.matcher.kinds.includes(gate.kind)) &&
-    (r.matcher.operations === undefined || r.matcher.operations.includes(gate.operation))
-  );
+  return r.namespaceLabels !== undefined && isOfPhase(r, type) && ruleAdmits(r.matcher, gate.kind, gate.operation);
 }
 
 function firstField(constraints: readonly CompiledConstraints[], req: MatchRequest): string | undefined {
