@@ -4,9 +4,10 @@
  * error means for them (a rule result, the next element, …).
  */
 import type { ContextEntry } from "../api/policy.js";
-import { runConditions, type CompiledConditions } from "../conditions/index.js";
-import { substituteAll, type SubstitutionScope } from "../variables/index.js";
+import type { CompiledConditions } from "../conditions/index.js";
+import type { SubstitutionScope } from "../variables/index.js";
 import { loadContextEntries } from "./load-entries.js";
+import { runScopeConditions } from "./shared-conditions.js";
 
 type ScopeOutcome =
   | { readonly kind: "ready"; readonly vars: SubstitutionScope }
@@ -36,7 +37,7 @@ export function enterScope(
     scope = { ...scope, data: loaded.value.data, deferred: loaded.value.failed };
   }
   if (preconditions !== undefined && preconditions !== null) {
-    const pre = runConditions(compiled ?? scope.cache.conditions(preconditions, "preconditions"), substituteAll, scope);
+    const pre = runScopeConditions(compiled ?? scope.cache.conditions(preconditions, "preconditions"), scope);
     if (!pre.ok)
       return {
         kind: "error",

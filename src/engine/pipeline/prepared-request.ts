@@ -11,6 +11,7 @@ import { requestSubject, type Operation, type Resource } from "../api/resource.j
 import { buildRequestContext } from "../context/request-context.js";
 import { setVariable } from "../context/variable-key.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
+import type { SharedConditions } from "../variables/types.js";
 import { matchContext, matchRequestFor, type MatchContext } from "./match-rule.js";
 import type { EngineRequest } from "./types.js";
 
@@ -27,6 +28,8 @@ export class PreparedRequest {
   readonly #matches = new Map<string, MatchContext>();
   /** Values an evaluator derives from this request once for all its rules (e.g. the CEL activation), by the evaluator's key. */
   readonly #derived = new Map<symbol, unknown>();
+  #sharedWithImages: SharedConditions | undefined = undefined;
+  #sharedWithoutImages: SharedConditions | undefined = undefined;
 
   constructor(request: EngineRequest) {
     this.request = request;
@@ -56,6 +59,19 @@ export class PreparedRequest {
     const value = make();
     this.#derived.set(key, value);
     return value;
+  }
+
+  /**
+   * The condition outcomes shared by the rules whose scope reads `data` (context/shared-conditions.ts),
+   * when `data` is one of this request's base contexts; undefined for any other data (a mutate rule's
+   * patched context, a rule's own values), whose outcomes are not shared.
+   */
+  sharedConditions(data: JsonObject): SharedConditions | undefined {
+    if (data === this.#withoutImages)
+      return (this.#sharedWithoutImages ??= { data, operation: this.operation, outcomes: new Map() });
+    if (data === this.#withImages)
+      return (this.#sharedWithImages ??= { data, operation: this.operation, outcomes: new Map() });
+    return undefined;
   }
 
   /** The operation the rules see: `request.operation` of the base context (a variable may set it), else the request's. */

@@ -83,14 +83,17 @@ export function startScope(run: RuleRun): SubstitutionScope {
   const request = run.request.request;
   const operation = run.request.operation;
   const foreachValues = request.ruleForeachValues?.(policy.name, run.rule.name);
+  const data = ruleStartData(request, { policy: policy.name, rule: run.rule.name, base });
+  const shared = run.request.sharedConditions(data);
   return {
-    data: ruleStartData(request, { policy: policy.name, rule: run.rule.name, base }),
+    data,
     jmespath: env.jmespath,
     fnctx: env.fnctx,
     cache: policy.cache,
     operation,
     policyNamespace: policy.namespace,
     ...(foreachValues !== undefined ? { foreachValues } : {}),
+    ...(shared !== undefined ? { shared } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { resourceNamespace, type Resource } from "../api/resource.js";
 import { ruleResult, type RuleResult } from "../api/rule-result.js";
 import { isValidatePhaseRule, type CompiledPolicy, type CompiledRule } from "../policy/compiled-policy.js";
 import { runValidation } from "../validate/run-validation.js";
+import type { SharedPatternOutcomes } from "../validate/fast-pass.js";
 import { celRuleInput, evaluateCelRule, forPolicyKinds, type CelRuleInput } from "../cel/validate-rule/index.js";
 import type { JsonObject } from "../api/json.js";
 import { resolveParams } from "../cel/params/index.js";
@@ -19,7 +20,8 @@ import {
   podSecurityProperties,
 } from "../pod-security/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
-import { ruleScope, type RuleRun } from "./rule-scope.js";
+import { ruleScope, startScope, type RuleRun } from "./rule-scope.js";
+import { sharedConditionsOutcome } from "../context/shared-conditions.js";
 import { manifestsRule } from "./manifests-rule.js";
 import { ruleMatchesOnce } from "./match-rule.js";
 import { policyMatchConditions } from "./policy-match-conditions.js";
@@ -63,16 +65,16 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
       });
       continue;
     }
+    const run: RuleRun = {
+      policy,
+      rule: compiled,
+      type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation",
+      env,
+      request,
+      base,
+    };
     const result =
-      (fastPassing && request.operation !== "DELETE" ? fastAnswer(compiled, request) : undefined) ??
-      evaluateGuarded({
-        policy,
-        rule: compiled,
-        type: compiled.rule.validate === undefined ? "ImageVerify" : "Validation",
-        env,
-        request,
-        base,
-      });
+      (fastPassing && request.operation !== "DELETE" ? fastAnswer(run) : undefined) ?? evaluateGuarded(run);
     if (result === undefined) continue;
     results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
@@ -109,17 +111,41 @@ function add(results: RuleResult[] | undefined, result: RuleResult): RuleResult[
 
 /**
  * The rule's fast pass (validate/fast-pass.ts), for a request without PolicyExceptions: its result,
- * or undefined when the rule needs the full way (or has no fast pass).
+ * or undefined when the rule needs the full way (or has no fast pass). A rule with preconditions
+ * takes it only once they are met.
  */
-function fastAnswer(compiled: CompiledRule, request: PreparedRequest): RuleResult | undefined {
+function fastAnswer(run: RuleRun): RuleResult | undefined {
+  const compiled = run.rule;
   const fastPass = compiled.fastPass;
   if (fastPass === undefined) return undefined;
   try {
-    return fastPass(request.subject, request.operation);
+    const preconditions = compiled.rule.preconditions;
+    if (preconditions !== undefined && preconditions !== null && !preconditionsMet(run, preconditions))
+      return undefined;
+    return fastPass(
+      run.request.subject,
+      run.request.operation,
+      run.request.derived(PATTERN_OUTCOMES, newPatternOutcomes),
+    );
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
     return stackExceeded(compiled.name);
   }
+}
+
+/**
+ * Whether the rule's preconditions are met, run on the request's base context and shared with the
+ * request's other rules (context/shared-conditions.ts). False whenever the rule's scope would read
+ * anything else (the CLI's per-rule values): the full way then decides, and words a skip or an error.
+ */
+function preconditionsMet(run: RuleRun, preconditions: unknown): boolean {
+  const request = run.request.request;
+  if (request.ruleVariables !== undefined || request.ruleForeachValues !== undefined) return false;
+  const shared = run.request.sharedConditions(run.base);
+  if (shared === undefined) return false;
+  const compiled = run.policy.cache.conditions(preconditions, "preconditions");
+  const outcome = sharedConditionsOutcome(compiled, shared, () => startScope(run));
+  return outcome.ok && outcome.value.met;
 }
 
 /** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
@@ -199,6 +225,10 @@ function evaluateRule(run: RuleRun): RuleResult | undefined {
   }
   return ruleResult(name, "Validation", outcome.status, outcome.message, outcome.path);
 }
+
+/** The outcomes of the fast passes' patterns on the request's subject, shared by every rule of the request (validate/fast-pass.ts). */
+const PATTERN_OUTCOMES = Symbol("pattern outcomes on the subject");
+const newPatternOutcomes = (): SharedPatternOutcomes => new Map();
 
 /** The request's subject's pod security check outcomes, shared by every podSecurity rule of the request. */
 const POD_SECURITY_CHECKS = Symbol("pod security checks of the subject");

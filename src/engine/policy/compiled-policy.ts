@@ -35,7 +35,10 @@ export interface CompiledRule {
   readonly manifests: CompiledManifestsRule | undefined;
   /** A validate rule's pass, made once: most evaluations end in it. */
   readonly validatePass: ValidatePass | undefined;
-  /** For a pattern rule that needs no variable scope, its pass (and plain failures) without one (validate/fast-pass.ts). */
+  /**
+   * For a pattern rule that needs no variable scope, its pass (and plain failures) without one
+   * (validate/fast-pass.ts); only once the rule's preconditions, if it has any, are met.
+   */
   readonly fastPass: FastPass | undefined;
   /**
    * Set when the rule uses a feature Bylaw does not run yet (policy/unsupported.ts), or its CEL does

@@ -29,8 +29,8 @@ describe("fastPassOf", () => {
   test("a fixed pattern passes at once with the rule's own pass result", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    assert.equal(fast(labelled, "CREATE"), ruleOf(policy).validatePass?.result);
-    assert.deepEqual(fast(labelled, "CREATE"), {
+    assert.equal(fast(labelled, "CREATE", new Map()), ruleOf(policy).validatePass?.result);
+    assert.deepEqual(fast(labelled, "CREATE", new Map()), {
       rule: "r",
       type: "Validation",
       status: "pass",
@@ -41,7 +41,7 @@ describe("fastPassOf", () => {
   test("a plain failure is Kyverno's text with the failing path, the same object for every resource failing there", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    const failed = fast(unlabelled, "CREATE");
+    const failed = fast(unlabelled, "CREATE", new Map());
     assert.deepEqual(failed, {
       rule: "r",
       type: "Validation",
@@ -49,8 +49,8 @@ describe("fastPassOf", () => {
       message: "validation error: app label. rule r failed at path /metadata/labels/app/",
       path: "/metadata/labels/app/",
     });
-    assert.equal(fast(pod({ name: "db", labels: { team: "b" } }), "CREATE"), failed);
-    assert.deepEqual(fast(pod({ name: "api", labels: {} }), "DELETE"), failed);
+    assert.equal(fast(pod({ name: "db", labels: { team: "b" } }), "CREATE", new Map()), failed);
+    assert.deepEqual(fast(pod({ name: "api", labels: {} }), "DELETE", new Map()), failed);
   });
 
   test("a failure answered fast is the one the full way gives", () => {
@@ -79,16 +79,22 @@ describe("fastPassOf", () => {
   test("an UPDATE failure, a message with variables and a skip are left to the full way", () => {
     const policy = compiled({ validate: requireApp });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    assert.equal(fast(unlabelled, "UPDATE"), undefined);
+    assert.equal(fast(unlabelled, "UPDATE", new Map()), undefined);
     const named = compiled({
       validate: { message: "{{ request.object.metadata.name }} needs an app label", pattern: requireApp.pattern },
     });
-    assert.equal((ruleOf(named).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
+    assert.equal(
+      (ruleOf(named).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE", new Map()),
+      undefined,
+    );
     // A conditional anchor that does not hold: a skip, with the full way's reason.
     const onlyDb = compiled({
       validate: { message: "m", pattern: { metadata: { "(name)": "db", labels: { app: "?*" } } } },
     });
-    assert.equal((ruleOf(onlyDb).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE"), undefined);
+    assert.equal(
+      (ruleOf(onlyDb).fastPass ?? assert.fail("expected a fast pass"))(unlabelled, "CREATE", new Map()),
+      undefined,
+    );
     assert.equal(
       engine.validate(onlyDb, { resource: unlabelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status,
       "skip",
@@ -103,13 +109,13 @@ describe("fastPassOf", () => {
       },
     });
     const fast = ruleOf(policy).fastPass ?? assert.fail("expected a fast pass");
-    assert.deepEqual(fast(labelled, "CREATE"), {
+    assert.deepEqual(fast(labelled, "CREATE", new Map()), {
       rule: "r",
       type: "Validation",
       status: "pass",
       message: "validation rule 'r' anyPattern[1] passed.",
     });
-    assert.equal(fast(unlabelled, "CREATE"), undefined);
+    assert.equal(fast(unlabelled, "CREATE", new Map()), undefined);
   });
 
   const without: [string, JsonObject][] = [
@@ -123,13 +129,6 @@ describe("fastPassOf", () => {
     ],
     ["a reference in the pattern", { validate: { pattern: { metadata: { labels: { app: "?*", team: "$(app)" } } } } }],
     ["context entries", { context: [{ name: "x", variable: { value: "y" } }], validate: requireApp }],
-    [
-      "preconditions",
-      {
-        preconditions: { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "CREATE" }] },
-        validate: requireApp,
-      },
-    ],
     ["a deny rule", { validate: { deny: { conditions: { any: [{ key: "a", operator: "Equals", value: "b" }] } } } }],
     [
       "a foreach rule",
@@ -166,5 +165,45 @@ describe("fastPassOf", () => {
       engine.validate(policy, { resource: labelled, operation: "CREATE", namespaceLabels: {} }).rules[0]?.status,
       "pass",
     );
+  });
+});
+
+describe("fast passes of rules with preconditions", () => {
+  const createOnly = { all: [{ key: "{{ request.operation }}", operator: "Equals", value: "CREATE" }] };
+  const slow = (policy: CompiledPolicy): CompiledPolicy =>
+    policy.language === "kyverno"
+      ? { ...policy, rules: policy.rules.map((r) => ({ ...r, fastPass: undefined })) }
+      : policy;
+
+  test("a rule whose preconditions hold passes with its own pass result; one whose preconditions do not is the full way's skip", () => {
+    const policy = compiled({ preconditions: createOnly, validate: requireApp });
+    const created = engine.validate(policy, { resource: labelled, operation: "CREATE", namespaceLabels: {} }).rules;
+    assert.equal(created[0], ruleOf(policy).validatePass?.result);
+    for (const operation of ["CREATE", "UPDATE"] as const)
+      for (const resource of [labelled, unlabelled]) {
+        const request = { resource, operation, namespaceLabels: {}, oldResource: resource };
+        assert.deepEqual(engine.validate(policy, request).rules, engine.validate(slow(policy), request).rules);
+      }
+    assert.deepEqual(
+      engine.validate(policy, { resource: labelled, operation: "UPDATE", namespaceLabels: {}, oldResource: labelled })
+        .rules[0],
+      {
+        rule: "r",
+        type: "Validation",
+        status: "skip",
+        message: "preconditions not met",
+      },
+    );
+  });
+
+  test("preconditions that cannot be evaluated are the full way's error", () => {
+    const policy = compiled({
+      preconditions: { all: [{ key: "{{ request.object.spec.nothing.here }}", operator: "Equals", value: "x" }] },
+      validate: requireApp,
+    });
+    const request = { resource: labelled, operation: "CREATE" as const, namespaceLabels: {} };
+    const [result] = engine.validate(policy, request).rules;
+    assert.equal(result?.status, "error");
+    assert.deepEqual(engine.validate(policy, request).rules, engine.validate(slow(policy), request).rules);
   });
 });

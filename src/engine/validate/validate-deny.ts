@@ -4,8 +4,9 @@
  * that substitution fails, Kyverno shows the condition messages alone.
  */
 import type { Conditions } from "../api/policy.js";
-import { runConditions, type CompiledConditions } from "../conditions/index.js";
-import { substituteAll, substituteString } from "../variables/index.js";
+import type { CompiledConditions } from "../conditions/index.js";
+import { runScopeConditions } from "../context/shared-conditions.js";
+import { substituteString } from "../variables/index.js";
 import { passOutcome } from "./messages.js";
 import type { ValidateOutcome, ValidateScope } from "./types.js";
 
@@ -23,7 +24,7 @@ export function validateCompiledDeny(
   message: string | undefined,
   scope: ValidateScope,
 ): ValidateOutcome {
-  const result = runConditions(conditions, substituteAll, scope.vars);
+  const result = runScopeConditions(conditions, scope.vars);
   if (!result.ok) return { status: "error", message: `failed to check deny conditions: ${result.error.message}` };
   if (!result.value.met) return passOutcome(scope);
   const combined = [message ?? "", result.value.message].filter((m) => m !== "").join("; ");

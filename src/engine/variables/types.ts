@@ -6,6 +6,8 @@ import type { ExpressionCache } from "./expression-cache.js";
 import type { TemplateTree } from "./template-tree.js";
 import type { WholeVariable } from "./whole-variable.js";
 import type { DeferredFailure } from "./deferred-failures.js";
+import type { ConditionEvaluation } from "../conditions/types.js";
+import type { Result } from "../api/result.js";
 
 /** Everything one substitution needs: the JSON context, the interpreter, and the policy's cache. */
 export interface SubstitutionScope {
@@ -30,6 +32,24 @@ export interface SubstitutionScope {
   readonly foreachValues?: Readonly<Record<string, readonly JsonValue[]>>;
   /** Context entries that failed to load: a query naming one fails with its error (deferred-failures.ts). */
   readonly deferred?: readonly DeferredFailure[];
+  /**
+   * The request's shared condition outcomes (PreparedRequest `sharedConditions`): used only while
+   * this scope reads exactly their `data` (context/shared-conditions.ts).
+   */
+  readonly shared?: SharedConditions;
+}
+
+/**
+ * The outcomes of conditions (preconditions, deny conditions) run on one data object, the request's
+ * base context, by their text: two rules of one request that read that object and hold the same
+ * conditions (the same precondition repeated by every policy of a set, or copies of a policy) share
+ * one run. Kept by the prepared request, so it lives exactly as long as the request.
+ */
+export interface SharedConditions {
+  readonly data: JsonObject;
+  /** The operation the rules' variables see (SubstitutionScope `operation`). */
+  readonly operation: Operation;
+  readonly outcomes: Map<string, Result<ConditionEvaluation>>;
 }
 
 /** One `{{ … }}` found by a scan, with Kyverno's regex semantics. */
