@@ -74,7 +74,8 @@ export function validatePolicy(policy: CompiledPolicy, request: PreparedRequest,
       base,
     };
     const result =
-      (fastPassing && request.operation !== "DELETE" ? fastAnswer(run) : undefined) ?? evaluateGuarded(run);
+      (fastPassing && request.operation !== "DELETE" ? fastAnswer(run) : undefined) ??
+      (fastPassing && compiled.shareKey !== undefined ? sharedResult(run, compiled.shareKey) : evaluateGuarded(run));
     if (result === undefined) continue;
     results = add(results, result);
     if (policy.applyRules === "One" && (result.status === "pass" || result.status === "fail")) break;
@@ -147,6 +148,31 @@ function preconditionsMet(run: RuleRun, preconditions: unknown): boolean {
   const outcome = sharedConditionsOutcome(compiled, shared, () => startScope(run));
   return outcome.ok && outcome.value.met;
 }
+
+/**
+ * The result of a rule that reads only the request and its own text (CompiledRule `shareKey`), for a
+ * request without PolicyExceptions: computed once per request for every rule with the same key
+ * (copies of a policy), and given again as the same object. Not with the CLI's per-rule values,
+ * which give each rule a scope of its own.
+ */
+function sharedResult(run: RuleRun, key: string): RuleResult | undefined {
+  const request = run.request;
+  if (request.request.ruleVariables !== undefined || request.request.ruleForeachValues !== undefined)
+    return evaluateGuarded(run);
+  // The two base contexts (with and without `images`) answer apart.
+  const results = request.derived(run.policy.usesImages ? RESULTS_WITH_IMAGES : RESULTS, newSharedResults);
+  const hit = results.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const result = evaluateGuarded(run);
+  results.set(key, result ?? null);
+  return result;
+}
+
+/** Shared rule results by CompiledRule `shareKey`; null: the rule gave no result. */
+type SharedResults = Map<string, RuleResult | null>;
+const RESULTS = Symbol("shared rule results");
+const RESULTS_WITH_IMAGES = Symbol("shared rule results, with images");
+const newSharedResults = (): SharedResults => new Map();
 
 /** A rule whose evaluation exhausts the stack (hostile nesting or recursion) is an error, never a crash. */
 function evaluateGuarded(run: RuleRun): RuleResult | undefined {

@@ -3,6 +3,7 @@
  * expressions live in the policy's ExpressionCache.
  */
 import type { JsonValue } from "../api/json.js";
+import type { PolicyDocument, Rule } from "../api/policy.js";
 import { computeRules, isAutogenRuleName } from "../autogen/index.js";
 import { compilePodSecurity, type CompiledPodSecurity } from "../pod-security/index.js";
 import { compileManifests, type CompiledManifestsRule } from "../manifests/index.js";
@@ -117,6 +118,7 @@ export function compileKyvernoPolicy(doc: JsonValue, env: CompileEnv): KindCompi
       validatePass: pass,
       fastPass:
         unsupported === undefined && celRule === undefined ? fastPassOf(rule, pass?.result, patterns) : undefined,
+      shareKey: unsupported === undefined && celRule === undefined ? shareKeyOf(policy, rule) : undefined,
       unsupported,
       cel: celRule,
       namespaceLabels: namespaceLabelsField(policy, rule),
@@ -170,4 +172,15 @@ function manifestsOf(
     return undefined;
   }
   return { compiled: compiled.value };
+}
+
+/** CompiledRule `shareKey`: set only for a validate rule that reads nothing but the request and its own text. */
+function shareKeyOf(policy: PolicyDocument, rule: Rule): string | undefined {
+  const v = rule.validate;
+  if (v === undefined || rule.verifyImages !== undefined) return undefined;
+  if (v.podSecurity !== undefined || v.cel !== undefined || v.manifests !== undefined) return undefined;
+  if (v.pattern === undefined && v.anyPattern === undefined && v.deny === undefined && v.foreach === undefined)
+    return undefined;
+  if (Array.isArray(rule.context) && rule.context.length > 0) return undefined;
+  return JSON.stringify([policy.metadata.namespace ?? "", policy.spec.validationFailureAction ?? null, rule]);
 }

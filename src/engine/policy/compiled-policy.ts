@@ -41,6 +41,14 @@ export interface CompiledRule {
    */
   readonly fastPass: FastPass | undefined;
   /**
+   * For a validate rule whose result depends on the request and its own text alone (pattern,
+   * anyPattern, deny or foreach; no context entries, CEL, podSecurity, manifests or image checks),
+   * that text with what of its policy the rule reads (namespace, validationFailureAction): two rules
+   * with the same key give the same result on the same request, so the request computes it once
+   * (pipeline/validate-policy.ts; copies of a policy). Undefined for every other rule.
+   */
+  readonly shareKey: string | undefined;
+  /**
    * Set when the rule uses a feature Bylaw does not run yet (policy/unsupported.ts), or its CEL does
    * not compile (the error names the field and position): the message of
    * the `error` result every matched resource gets. Decided at compile time, never re-checked.
