@@ -20,7 +20,7 @@ import {
   podSecurityProperties,
 } from "../pod-security/index.js";
 import type { PreparedRequest } from "./prepared-request.js";
-import { ruleScope, startScope, type RuleRun } from "./rule-scope.js";
+import { ruleScope, ruleStartData, startScope, type RuleRun } from "./rule-scope.js";
 import { sharedConditionsOutcome } from "../context/shared-conditions.js";
 import { manifestsRule } from "./manifests-rule.js";
 import { ruleMatchesOnce } from "./match-rule.js";
@@ -137,11 +137,10 @@ function fastAnswer(run: RuleRun): RuleResult | undefined {
 /**
  * Whether the rule's preconditions are met, run on the request's base context and shared with the
  * request's other rules (context/shared-conditions.ts). False whenever the rule's scope would read
- * anything else (the CLI's per-rule values): the full way then decides, and words a skip or an error.
+ * anything else (the CLI's values for this rule): the full way then decides, and words a skip or an error.
  */
 function preconditionsMet(run: RuleRun, preconditions: unknown): boolean {
-  const request = run.request.request;
-  if (request.ruleVariables !== undefined || request.ruleForeachValues !== undefined) return false;
+  if (hasOwnValues(run)) return false;
   const shared = run.request.sharedConditions(run.base);
   if (shared === undefined) return false;
   const compiled = run.policy.cache.conditions(preconditions, "preconditions");
@@ -152,13 +151,12 @@ function preconditionsMet(run: RuleRun, preconditions: unknown): boolean {
 /**
  * The result of a rule that reads only the request and its own text (CompiledRule `shareKey`), for a
  * request without PolicyExceptions: computed once per request for every rule with the same key
- * (copies of a policy), and given again as the same object. Not with the CLI's per-rule values,
- * which give each rule a scope of its own.
+ * (copies of a policy), and given again as the same object. Not for a rule the CLI gives values of
+ * its own, which read data of their own.
  */
 function sharedResult(run: RuleRun, key: string): RuleResult | undefined {
   const request = run.request;
-  if (request.request.ruleVariables !== undefined || request.request.ruleForeachValues !== undefined)
-    return evaluateGuarded(run);
+  if (hasOwnValues(run)) return evaluateGuarded(run);
   // The two base contexts (with and without `images`) answer apart.
   const results = request.derived(run.policy.usesImages ? RESULTS_WITH_IMAGES : RESULTS, newSharedResults);
   const hit = results.get(key);
@@ -166,6 +164,13 @@ function sharedResult(run: RuleRun, key: string): RuleResult | undefined {
   const result = evaluateGuarded(run);
   results.set(key, result ?? null);
   return result;
+}
+
+/** The rule starts from data of its own (the CLI's per-rule values), not the request's base context. */
+function hasOwnValues(run: RuleRun): boolean {
+  const request = run.request.request;
+  if (request.ruleVariables === undefined && request.ruleForeachValues === undefined) return false;
+  return ruleStartData(request, { policy: run.policy.name, rule: run.rule.name, base: run.base }) !== run.base;
 }
 
 /** Shared rule results by CompiledRule `shareKey`; null: the rule gave no result. */
