@@ -35,6 +35,8 @@ import {
   type RequestInput,
 } from "../../src/engine/index.js";
 import { readManifest } from "./manifest.js";
+import { keepingCompiled } from "./keeping-compiled.js";
+import { asOperation } from "./as-operation.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const corpus =
@@ -88,12 +90,7 @@ function checker(engine: Engine, suite: string, tally: Tally): Check {
 function checked(engine: Engine, suite: string, tally: Tally): Engine {
   const check = checker(engine, suite, tally);
   return {
-    ...engine,
-    compile: (doc, options) => {
-      const outcome = engine.compile(doc, options);
-      if (outcome.ok) tally.policies.push(outcome.policy);
-      return outcome;
-    },
+    ...keepingCompiled(engine, (p) => tally.policies.push(p)),
     validate: (policy, request, interruption) => {
       const response = engine.validate(policy, request, interruption);
       check("validate", policy, request, response);
@@ -131,12 +128,7 @@ function crossProduct(suite: string, tally: Tally): void {
   const check = checker(base, `${suite} (cross product, after the answer)`, probe);
   for (const request of tally.requests)
     for (const operation of ["CREATE", "UPDATE", "DELETE"] as const) {
-      const r: EngineRequest =
-        operation === request.operation
-          ? request
-          : operation === "DELETE"
-            ? { ...request, operation, oldResource: request.oldResource ?? request.resource }
-            : { ...request, operation };
+      const r = asOperation(request, operation);
       for (const policy of tally.policies) {
         try {
           engine.validate(policy, r);

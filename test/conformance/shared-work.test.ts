@@ -19,6 +19,8 @@ import { offlineEngine } from "../../src/cli/offline/offline-engine.js";
 import { runSuites } from "../../src/cli/test-suite/run-suite.js";
 import type { CompiledPolicy, Engine, EngineRequest, JsonObject, RequestInput } from "../../src/engine/index.js";
 import { readManifest } from "./manifest.js";
+import { keepingCompiled } from "./keeping-compiled.js";
+import { asOperation } from "./as-operation.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const corpus =
@@ -39,12 +41,7 @@ function isRequest(r: RequestInput): r is EngineRequest {
 /** The engine `bylaw test` uses, keeping what the suite compiled and asked. */
 function keeping(engine: Engine, seen: Seen): Engine {
   return {
-    ...engine,
-    compile: (doc, options) => {
-      const outcome = engine.compile(doc, options);
-      if (outcome.ok) seen.policies.push(outcome.policy);
-      return outcome;
-    },
+    ...keepingCompiled(engine, (p) => seen.policies.push(p)),
     validate: (policy, request, interruption) => {
       if (isRequest(request) && !seen.requests.includes(request)) seen.requests.push(request);
       return engine.validate(policy, request, interruption);
@@ -95,12 +92,7 @@ test(
       // Without the CLI's per-rule values, which are looked up by policy name (a copy would have none).
       for (const request of seen.requests.map(withoutValues))
         for (const operation of ["CREATE", "UPDATE", "DELETE"] as const) {
-          const r: EngineRequest =
-            operation === request.operation
-              ? request
-              : operation === "DELETE"
-                ? { ...request, operation, oldResource: request.oldResource ?? request.resource }
-                : { ...request, operation, oldResource: request.oldResource ?? request.resource };
+          const r = asOperation(request, operation);
           const prepared = engine.prepare(r);
           policies.forEach((policy, i) => {
             const alone = answer(engine, policy, { ...r });
