@@ -141,8 +141,14 @@ for (const chunk of chunks.sort()) {
     sourcefile: chunk,
     logLevel: "warning",
   });
-  writeFileSync(join(outdir, "cjs", basename(chunk)), converted.code);
-  hash.update(basename(chunk)).update("\0").update(converted.code).update("\0");
+  // ASCII only: V8 keeps a script's text at one byte a character only while every character fits
+  // in Latin-1, so one arrow in a comment doubles the whole chunk's text in every isolate that loads
+  // it (the main thread and each worker). esbuild already writes strings, regular expressions and
+  // identifiers in ASCII; what is left stands in comments, and a \uXXXX escape means the same
+  // wherever it stands.
+  const script = converted.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  writeFileSync(join(outdir, "cjs", basename(chunk)), script);
+  hash.update(basename(chunk)).update("\0").update(script).update("\0");
 }
 const buildId = hash.digest("hex").slice(0, 16);
 
