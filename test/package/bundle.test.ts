@@ -82,6 +82,32 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     assert.ok(cluster.includes("dist/src/kube/cluster-reads.js"));
   });
 
+  test("`bylaw serve` loads the report UI and its browser pages only with --ui-port: ui-server is a chunk of its own", () => {
+    const loaded = [...staticClosure(meta, outputHolding(meta, "dist/src/server/app/start-servers.js"))];
+    assert.ok(loaded.includes("dist/src/server/http/webhook-server.js"), "the closure is serve's");
+    assert.deepEqual(
+      loaded.filter((m) => /^dist\/src\/(ui|playground)\//.test(m)),
+      [],
+    );
+    const ui = [...staticClosure(meta, outputHolding(meta, "dist/src/ui/ui-server.js"))];
+    assert.ok(ui.includes("dist/src/playground/playground-bundle.js"));
+  });
+
+  test("every CommonJS script is ASCII, so V8 keeps its text at one byte a character in each thread that loads it", () => {
+    const dir = join(root, "dist", "bundle", "cjs");
+    const scripts = readdirSync(dir).filter((f) => f.endsWith(".js"));
+    assert.ok(scripts.length > 10, "the scripts are built");
+    for (const name of scripts) {
+      const bytes = readFileSync(join(dir, name));
+      const at = bytes.findIndex((b) => b > 0x7f);
+      assert.equal(
+        at,
+        -1,
+        `${name} has a byte past ASCII at ${at}: ${bytes.subarray(Math.max(0, at - 40), at + 8).toString()}`,
+      );
+    }
+  });
+
   test("the worker entries sit beside the chunks that start them by a relative URL", () => {
     for (const [module, entry] of [
       ["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"],

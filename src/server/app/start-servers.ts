@@ -20,7 +20,7 @@ import type { BylawMetrics } from "../metrics/index.js";
 import type { PolicySource } from "../types.js";
 import type { AdmissionDeps } from "../admission/deps.js";
 import type { MetricsAuth, ResourceBounds, UiSettings } from "./types.js";
-import { createUiServer, type UiServer } from "../../ui/ui-server.js";
+import type { UiServer } from "../../ui/ui-server.js";
 import type { HandlerResult, WebhookGroup } from "../admission/types.js";
 import {
   DEADLINE_SHARE,
@@ -209,8 +209,13 @@ async function startMetrics(o: StartOptions, port: number): Promise<{ port: numb
   return { port: (await server.listen()).port, server };
 }
 
-/** The report UI on `port` (docs/adr/0022-report-ui.md), over HTTPS with the webhook's (reloaded) certificate. */
+/**
+ * The report UI on `port` (docs/adr/0022-report-ui.md), over HTTPS with the webhook's (reloaded) certificate.
+ * Loaded only when asked for: its browser pages (the playground carries a whole engine) are ~3 MiB of
+ * text a webhook without --ui-port would hold for nothing.
+ */
 async function startUi(o: StartOptions, ui: UiSettings): Promise<{ port: number; server: UiServer }> {
+  const { createUiServer } = await import("../../ui/ui-server.js");
   const server = createUiServer({
     host: o.host,
     port: ui.port,
