@@ -3,15 +3,14 @@
  * on loopback) under the hostile workloads of issue 14, against the memory limit of the shipped
  * Deployment. Each workload gets a fresh server and is bounded in count and time. The container
  * limit is passed as --memory-limit, and V8's heap is sized as Node sizes it inside a cgroup of
- * that limit (old space a quarter of it ×2 on 64-bit, semi-spaces 1 MiB; V8's
- * HeapSizeFromPhysicalMemory). Figures, never verdicts.
+ * that limit (deployment-sizing.ts). Figures, never verdicts.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
 import { selfSignedCertificate } from "../../src/server/tls/self-signed.js";
+import { deploymentSizing } from "./deployment-sizing.js";
 import { startServe } from "./serve-process.js";
 import { bigUpdate, concurrentPosts, idleKeepAlive, pipelineNoRead, wrk } from "./workloads.js";
 
@@ -19,24 +18,13 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", ".
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10);
 const MIB = 1024 * 1024;
 
-function deploymentMemoryLimitMiB(): number {
-  const doc = parse(readFileSync(join(repoRoot, "deploy", "base", "deployment.yaml"), "utf8")) as {
-    spec: { template: { spec: { containers: { resources: { limits: { memory: string } } }[] } } };
-  };
-  const text = doc.spec.template.spec.containers[0]?.resources.limits.memory ?? "";
-  const m = /^(\d+)Mi$/.exec(text);
-  if (m === null) throw new Error(`unexpected memory limit ${text} in deploy/base/deployment.yaml`);
-  return Number(m[1]);
-}
-
 async function main(): Promise<void> {
-  const limit = deploymentMemoryLimitMiB();
+  const { limitMiB: limit, nodeArgs } = deploymentSizing(repoRoot);
   const work = mkdtempSync(join(tmpdir(), "bylaw-memory-bench-"));
   const tls = selfSignedCertificate({ dnsNames: ["localhost"], includeLoopback: true, now: new Date() });
   writeFileSync(join(work, "tls.crt"), tls.cert);
   writeFileSync(join(work, "tls.key"), tls.key);
   const policies = join(repoRoot, "deploy", "components", "policy-set-pss-restricted", "policies");
-  const nodeArgs = [`--max-old-space-size=${Math.floor(limit / 2)}`, "--max-semi-space-size=1"];
   const args = [
     "--policies",
     policies,

@@ -4,7 +4,7 @@
  * closed loop), p50/p99 at fixed rates (open loop, latency from when each request was due), server
  * CPU µs per review, and RSS with 17 and 300 policies; then the policy library as issue 39 measures it
  * (the corpus's ClusterPolicies, the cluster bench's set: reviews reach the policies the candidate
- * index leaves in) and the same controls written in CEL (validate.cel ClusterPolicies, and
+ * index leaves in), its RSS also with the heap the shipped Deployment gives (deployment-sizing.ts) and the same controls written in CEL (validate.cel ClusterPolicies, and
  * ValidatingPolicies) against the same floor. The floor's and bylaw's saturation runs
  * alternate, so that a drift in this machine's speed touches both sides of each ratio. Figures, never verdicts.
  */
@@ -19,6 +19,7 @@ import { drive, peakRssMiB, rssMiB, type LoadResult } from "./load.js";
 import { openLoop } from "./open-loop.js";
 import { pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";
 import { writeCorpusPolicies } from "../cluster/corpus-policies.js";
+import { deploymentSizing, type DeploymentSizing } from "../memory/deployment-sizing.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 8);
@@ -43,9 +44,10 @@ async function main(): Promise<void> {
     `webhook: node ${process.version}; ${SECONDS} s per run; ${bodies.length} distinct reviews (1 in 4 fails); TLS on 127.0.0.1`,
   );
 
-  const serve = (dir: string, port: number): Promise<ChildProcess> =>
+  const serve = (dir: string, port: number, sizing?: DeploymentSizing): Promise<ChildProcess> =>
     start(
       [
+        ...(sizing?.nodeArgs ?? []),
         join(repoRoot, "bin", "bylaw.js"),
         "serve",
         "--policies",
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
         String(port + 1),
         "--log-level",
         "silent",
+        ...(sizing !== undefined ? ["--memory-limit", `${sizing.limitMiB}Mi`] : []),
       ],
       port,
       "/health/readiness",
@@ -134,6 +137,25 @@ async function main(): Promise<void> {
   printRatio(`the corpus's ${nLibrary} ClusterPolicies`, withLibrary, floorLibrary);
   console.log(
     `webhook: RSS: the corpus's ${nLibrary} ClusterPolicies ${idleLibrary.toFixed(0)} MiB idle / ${peakLibrary.toFixed(0)} MiB peak`,
+  );
+  // The same load on the heap the shipped Deployment gives: Node sizes V8 from the container's
+  // memory limit, where on this machine it sizes it from all its memory and lets the heap grow.
+  const sizing = deploymentSizing(repoRoot);
+  const sDeployed = await serve(join(work, "library"), 22543, sizing);
+  const idleDeployed = rssMiB(sDeployed.pid ?? 0);
+  const deployedUrl = "https://127.0.0.1:22543/validate/fail";
+  await drive(deployedUrl, bodies, sDeployed.pid ?? 0, { seconds: 2, connections: 8 });
+  const deployedRuns: LoadResult[] = [];
+  for (let i = 0; i < 3; i++) {
+    deployedRuns.push(await drive(deployedUrl, bodies, sDeployed.pid ?? 0, { seconds: SECONDS, connections: 16 }));
+  }
+  const peakDeployed = peakRssMiB(sDeployed.pid ?? 0);
+  await stop(sDeployed);
+  console.log(
+    `webhook: RSS as deployed (node ${sizing.nodeArgs.join(" ")} --memory-limit ${sizing.limitMiB}Mi: V8 sized as Node sizes it in the Deployment's cgroup): ` +
+      `the corpus's ${nLibrary} ClusterPolicies ${idleDeployed.toFixed(0)} MiB idle / ${peakDeployed.toFixed(0)} MiB peak ` +
+      `(same load: ${median(deployedRuns.map((r) => r.perSecond)).toFixed(0)} reviews/s, ${median(deployedRuns.map((r) => r.cpuMicrosPerRequest)).toFixed(0)} CPU µs per review, ` +
+      `${deployedRuns.reduce((n, r) => n + r.non2xx + r.errors, 0)} non-2xx or failed)`,
   );
 
   // The same controls in CEL, each against the floor again (alternating pairs, as above).
