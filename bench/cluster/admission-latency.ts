@@ -7,7 +7,8 @@
  * Enforce, (c) the corpus's ClusterPolicies (about 350) and (d) those plus its ValidatingPolicies,
  * each corpus policy with its own actions, leaving out those that need the outside network
  * (corpus-policies.ts, counts and reasons printed). Created and denied creates are counted, and
- * each denial is attributed to the webhook and policies that refused it (denials.ts).
+ * each denial is attributed to the webhook and policies that refused it (denials.ts). Bylaw's own
+ * policy time per create, and the policies that take most of it, come from its metrics (policy-time.ts).
  */
 import { join } from "node:path";
 import { kubectlOk, type Cluster } from "../../test/cluster/cluster-harness.js";
@@ -35,6 +36,7 @@ import {
 } from "./histogram.js";
 import { restrictedPod, writePssEnforce } from "./policies.js";
 import { cpuSeconds } from "./process-cpu.js";
+import { droppedSeries, policyTime, policyTimeLine } from "./policy-time.js";
 
 const METRIC = "apiserver_admission_webhook_admission_duration_seconds";
 
@@ -69,6 +71,8 @@ export interface LatencyOptions {
   readonly warmup: number;
   /** Bylaw's process id, for its CPU time. */
   readonly bylawPid?: () => number;
+  /** Bylaw's /metrics text, for its policy time by policy. */
+  readonly bylawMetrics?: () => Promise<string>;
 }
 
 type Scrape = { validating: Buckets; mutating: Buckets; text: string };
@@ -164,6 +168,7 @@ async function createPart(cluster: Cluster, api: ApiClient, part: Part, o: Laten
   const before = await webhookBuckets(cluster);
   const load = loadNote();
   const pid = o.bylawPid?.();
+  const metrics0 = await o.bylawMetrics?.();
   const cpu0 = pid !== undefined ? cpuSeconds(pid) : NaN;
   const results = await pool(part.count, o.concurrency, (k) => {
     const i = part.from + k;
@@ -174,6 +179,7 @@ async function createPart(cluster: Cluster, api: ApiClient, part: Part, o: Laten
     );
   });
   const cpu = pid !== undefined ? cpuSeconds(pid) - cpu0 : NaN;
+  const metrics1 = await o.bylawMetrics?.();
   const after = await webhookBuckets(cluster);
   const ms = results.map((r) => r.ms);
   const created = results.filter((r) => r.status === 201).length;
@@ -185,6 +191,10 @@ async function createPart(cluster: Cluster, api: ApiClient, part: Part, o: Laten
   if (firstDenied !== undefined) console.log(`  ${label}: first refusal: ${firstDenied.body.slice(0, 600)}`);
   for (const [who, n] of tallyDenials(results).slice(0, 10)) console.log(`  ${label}: refused ${n}× by ${who}`);
   for (const line of perWebhook(after, before)) console.log(`  ${label}: ${line}`);
+  if (metrics0 !== undefined && metrics1 !== undefined)
+    console.log(
+      `  ${label}: ${policyTimeLine(policyTime(metrics0, metrics1, "create"), part.count, 8, droppedSeries(metrics0, metrics1))}`,
+    );
   return {
     label,
     created,

@@ -15,7 +15,7 @@ import { startCluster, stopCluster, type Cluster } from "../../test/cluster/clus
 import { benchAdmissionLatency, printLatency } from "./admission-latency.js";
 import { apiClient } from "./api-client.js";
 import { benchApiCallCost, COST_PODS, loadCostPolicies, printCost } from "./apicall-cost.js";
-import { addKwokNodes, bylawPid, createObject, deletePolicies, loadNote } from "./cluster-steps.js";
+import { addKwokNodes, bylawPid, bylawPorts, createObject, deletePolicies, loadNote } from "./cluster-steps.js";
 import { benchInformerMemory, printMemory } from "./informer-memory.js";
 import { BENCH_PRIORITY_CLASS } from "./policies.js";
 
@@ -41,6 +41,7 @@ async function parts(cluster: Cluster, corpus: string): Promise<void> {
         warmup: num("BENCH_WARMUP", 50, 0),
         nodes,
         bylawPid: () => bylawPid(cluster),
+        bylawMetrics: async () => (await fetch(`http://127.0.0.1:${bylawPorts(cluster).metricsPort}/metrics`)).text(),
       };
       printLatency(await benchAdmissionLatency(cluster, api, corpus, latency), latency);
       await deletePolicies(cluster);
