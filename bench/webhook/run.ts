@@ -4,7 +4,8 @@
  * closed loop), p50/p99 at fixed rates (open loop, latency from when each request was due), server
  * CPU µs per review, and RSS with 17 and 300 policies; then the policy library as issue 39 measures it
  * (the corpus's ClusterPolicies, the cluster bench's set: reviews reach the policies the candidate
- * index leaves in), its RSS also with the heap the shipped Deployment gives (deployment-sizing.ts) and the same controls written in CEL (validate.cel ClusterPolicies, and
+ * index leaves in; and the cluster bench's compliant Pod, which runs more of each policy), its RSS also
+ * with the heap the shipped Deployment gives (deployment-sizing.ts) and the same controls written in CEL (validate.cel ClusterPolicies, and
  * ValidatingPolicies) against the same floor. The floor's and bylaw's saturation runs
  * alternate, so that a drift in this machine's speed touches both sides of each ratio. Figures, never verdicts.
  */
@@ -17,7 +18,8 @@ import { fileURLToPath } from "node:url";
 import { selfSignedCertificate } from "../../src/server/tls/self-signed.js";
 import { drive, peakRssMiB, rssMiB, type LoadResult } from "./load.js";
 import { openLoop } from "./open-loop.js";
-import { pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";
+import { podReviewBodies, pssPolicyFiles, reviewBodies, writeEnforcePolicies } from "./workload.js";
+import { restrictedPod } from "../cluster/policies.js";
 import { writeCorpusPolicies } from "../cluster/corpus-policies.js";
 import { deploymentSizing, type DeploymentSizing } from "../memory/deployment-sizing.js";
 
@@ -131,10 +133,28 @@ async function main(): Promise<void> {
     },
     bodies,
   );
+  // The same servers with the cluster bench's Pod (policies.ts restrictedPod: labels, probes,
+  // resources, a full securityContext), which passes nearly every policy of the library, so more of
+  // each policy runs than for the mix above.
+  const compliantBodies = podReviewBodies(64, (i) => restrictedPod(`p-${i}`, "node-0"));
+  const [floorCompliant, withCompliant] = await saturationPairs(
+    { ...floorTarget, child: bareLibrary },
+    {
+      label: `bylaw serve, the corpus's ${nLibrary} ClusterPolicies, the cluster bench's compliant Pod`,
+      url: "https://127.0.0.1:22443/validate/fail",
+      child: sLibrary,
+    },
+    compliantBodies,
+  );
   const peakLibrary = peakRssMiB(sLibrary.pid ?? 0);
   await stop(bareLibrary);
   await stop(sLibrary);
   printRatio(`the corpus's ${nLibrary} ClusterPolicies`, withLibrary, floorLibrary);
+  printRatio(
+    `the corpus's ${nLibrary} ClusterPolicies, the cluster bench's compliant Pod`,
+    withCompliant,
+    floorCompliant,
+  );
   console.log(
     `webhook: RSS: the corpus's ${nLibrary} ClusterPolicies ${idleLibrary.toFixed(0)} MiB idle / ${peakLibrary.toFixed(0)} MiB peak`,
   );

@@ -94,23 +94,31 @@ const badPod = {
 
 /** AdmissionReview bodies: every `failEvery`-th one is a failing Pod. */
 export function reviewBodies(count: number, failEvery = 4): string[] {
-  return Array.from({ length: count }, (_, i) => {
-    const pod = i % failEvery === failEvery - 1 ? badPod : goodPod;
-    return JSON.stringify({
-      apiVersion: "admission.k8s.io/v1",
-      kind: "AdmissionReview",
-      request: {
-        uid: `00000000-0000-0000-0000-${String(i).padStart(12, "0")}`,
-        kind: { group: "", version: "v1", kind: "Pod" },
-        resource: { group: "", version: "v1", resource: "pods" },
-        requestKind: { group: "", version: "v1", kind: "Pod" },
-        name: pod.metadata.name,
-        namespace: "shop",
-        operation: "CREATE",
-        userInfo: { username: "dev@example.com", groups: ["system:authenticated"] },
-        object: pod,
-        dryRun: false,
-      },
-    });
+  return Array.from({ length: count }, (_, i) => reviewBody(i, i % failEvery === failEvery - 1 ? badPod : goodPod));
+}
+
+/** AdmissionReview bodies of `pod(i)` each (the cluster bench's Pod, for one). */
+export function podReviewBodies(count: number, pod: (i: number) => Record<string, unknown>): string[] {
+  return Array.from({ length: count }, (_, i) => reviewBody(i, pod(i)));
+}
+
+/** One Pod CREATE in namespace shop as the API server sends it. */
+function reviewBody(i: number, pod: Record<string, unknown>): string {
+  const metadata = (pod["metadata"] ?? {}) as { name?: string };
+  return JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: `00000000-0000-0000-0000-${String(i).padStart(12, "0")}`,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      requestKind: { group: "", version: "v1", kind: "Pod" },
+      name: metadata.name,
+      namespace: "shop",
+      operation: "CREATE",
+      userInfo: { username: "dev@example.com", groups: ["system:authenticated"] },
+      object: { ...pod, metadata: { ...metadata, namespace: "shop" } },
+      dryRun: false,
+    },
   });
 }
