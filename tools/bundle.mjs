@@ -145,7 +145,10 @@ for (const chunk of chunks.sort()) {
   // in Latin-1, so one arrow in a comment doubles the whole chunk's text in every isolate that loads
   // it (the main thread and each worker). esbuild already writes strings, regular expressions and
   // identifiers in ASCII; what is left stands in comments, and a \uXXXX escape means the same
-  // wherever it stands.
+  // wherever it stands, but for a line or paragraph separator, which ends a // comment where its
+  // escape would not: the build refuses one.
+  if (/[\u2028\u2029]/.test(converted.code))
+    throw new Error(`${chunk}: a raw U+2028/U+2029 the ASCII rewrite cannot keep`);
   const script = converted.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   writeFileSync(join(outdir, "cjs", basename(chunk)), script);
   hash.update(basename(chunk)).update("\0").update(script).update("\0");
