@@ -143,10 +143,10 @@ for (const chunk of chunks.sort()) {
   });
   // ASCII only: V8 keeps a script's text at one byte a character only while every character fits
   // in Latin-1, so one arrow in a comment doubles the whole chunk's text in every isolate that loads
-  // it (the main thread and each worker). esbuild already writes strings, regular expressions and
-  // identifiers in ASCII; what is left stands in comments, and a \uXXXX escape means the same
-  // wherever it stands, but for a line or paragraph separator, which ends a // comment where its
-  // escape would not: the build refuses one.
+  // it (the main thread and each worker). esbuild already writes strings and identifiers in ASCII;
+  // what is left stands in comments and regular expression literals (`µs` in a duration pattern),
+  // where a \uXXXX escape means the same, but for a line or paragraph separator, which ends a //
+  // comment where its escape would not: the build refuses one.
   if (/[\u2028\u2029]/.test(converted.code))
     throw new Error(`${chunk}: a raw U+2028/U+2029 the ASCII rewrite cannot keep`);
   const script = converted.code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
