@@ -108,6 +108,16 @@ describe("the bundled CLI", { skip: existsSync(metaPath) ? false : "dist/bundle 
     }
   });
 
+  test("a regular expression whose non-ASCII character the rewrite escaped still matches it (a duration in µs)", () => {
+    const r = spawnSync(
+      process.execPath,
+      [join(root, "bin", "bylaw.js"), "cel", "eval", 'duration("1\u00b5s") == duration("1000ns")'],
+      { encoding: "utf8" },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "true");
+  });
+
   test("the worker entries sit beside the chunks that start them by a relative URL", () => {
     for (const [module, entry] of [
       ["dist/src/server/worker/worker-pool.js", "evaluation-worker.js"],
