@@ -3,6 +3,7 @@
  * kyverno_policy_execution_duration_seconds_sum, over the series of one request operation, summed
  * by policy and rule type (a policy's measured time is shared evenly among its rule results).
  */
+import { parseExposition } from "../../test/support/exposition.js";
 
 export interface PolicyTime {
   readonly policy: string;
@@ -10,19 +11,15 @@ export interface PolicyTime {
   readonly seconds: number;
 }
 
-const SUM = "kyverno_policy_execution_duration_seconds_sum{";
+const METRIC = "kyverno_policy_execution_duration_seconds";
 
 /** Seconds by `policy\trule_type`, from the series of `operation` (lower case, as the label is). */
 function sums(text: string, operation: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(SUM) || !line.includes(`resource_request_operation="${operation}"`)) continue;
-    const policy = /policy_name="([^"]*)"/.exec(line)?.[1] ?? "";
-    const type = /rule_type="([^"]*)"/.exec(line)?.[1] ?? "";
-    const value = Number(line.slice(line.lastIndexOf(" ") + 1));
-    if (!Number.isFinite(value)) continue;
-    const key = `${policy}\t${type}`;
-    out.set(key, (out.get(key) ?? 0) + value);
+  for (const s of parseExposition(text)) {
+    if (s.name !== `${METRIC}_sum` || s.labels["resource_request_operation"] !== operation) continue;
+    const key = `${s.labels["policy_name"] ?? ""}\t${s.labels["rule_type"] ?? ""}`;
+    out.set(key, (out.get(key) ?? 0) + s.value);
   }
   return out;
 }
@@ -41,14 +38,9 @@ export function policyTime(before: string, after: string, operation: string): Po
 
 /** New label sets of the metric Bylaw could not give a series of their own between two scrapes (its series budget). */
 export function droppedSeries(before: string, after: string): number {
-  const count = (text: string): number => {
-    const line = text
-      .split("\n")
-      .find((l) =>
-        l.startsWith('bylaw_metrics_series_dropped_total{metric="kyverno_policy_execution_duration_seconds"}'),
-      );
-    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1));
-  };
+  const count = (text: string): number =>
+    parseExposition(text).find((s) => s.name === "bylaw_metrics_series_dropped_total" && s.labels["metric"] === METRIC)
+      ?.value ?? 0;
   return count(after) - count(before);
 }
 
@@ -61,5 +53,5 @@ export function policyTimeLine(times: readonly PolicyTime[], creates: number, to
     .map((t) => `${t.policy} (${t.ruleType}) ${perCreate(t.seconds)}`)
     .join(", ");
   const partial = dropped > 0 ? ` (PARTIAL: ${dropped} label sets went past the metric's series budget)` : "";
-  return `Bylaw's policy time (kyverno_policy_execution_duration_seconds): ${perCreate(total)} per create over ${times.length} policy and rule-type pairs${partial}; most: ${head}`;
+  return `Bylaw's policy time (${METRIC}): ${perCreate(total)} per create over ${times.length} policy and rule-type pairs${partial}; most: ${head}`;
 }
