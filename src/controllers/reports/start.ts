@@ -29,6 +29,7 @@ import { admissionOnlyPolicyNames, backgroundPolicies, scanResource } from "./sc
 import type { ReportsControllerOptions } from "./types.js";
 import { WatchedKinds } from "./watched-kinds.js";
 import { BoundedWrites } from "./bounded-writes.js";
+import { ScanBatch } from "./scan-batch.js";
 import { CONTROLLER_NAMES } from "../reconcile-metrics.js";
 import { PolicySettle } from "./policy-settle.js";
 import { namespaceKey, recordable, unchangedSince, type ScanBasis } from "./rescan-skip.js";
@@ -40,6 +41,9 @@ interface ReportsController {
 
 /** Policies out of date this long are scanned even while they keep changing (policy-settle.ts). */
 const MAX_SETTLE_WAIT_MS = 10_000;
+
+/** Resources a pass evaluates back to back before it writes their reports (scan-batch.ts): 32 reports of a few KiB each. */
+const SCAN_BATCH = 32;
 
 /** Bylaw's reports only: Kyverno's own, if it runs too, are neither read nor swept. */
 const MANAGED = `${BYLAW_REPORT_LABEL.key}=${BYLAW_REPORT_LABEL.value}`;
@@ -205,6 +209,7 @@ class Scanner {
     writes: BoundedWrites;
   }): Promise<boolean> {
     const { snapshot, seen, waiting, watched } = at;
+    const batch = new ScanBatch({ size: SCAN_BATCH, visit: (r: JsonObject) => this.visit(r, at), writes: at.writes });
     for (const { informer, served } of this.kinds.all()) {
       const type = {
         apiVersion: served.group === "" ? served.version : `${served.group}/${served.version}`,
@@ -223,13 +228,17 @@ class Scanner {
           continue;
         }
         if (at.interruptible && this.o.policies().generation !== snapshot.generation) return false;
-        await at.writes.start(() => this.visit({ ...type, ...object }, at));
+        await batch.add({ ...type, ...object });
       }
     }
+    await batch.flush();
     return true;
   }
 
-  /** Scans the resource unless it was scanned at this resourceVersion already. */
+  /**
+   * Scans the resource unless it was scanned at this resourceVersion already: its report's write
+   * (which records the scan once it is done), or undefined when there is nothing to write.
+   */
   private async visit(
     resource: JsonObject,
     at: {
@@ -239,7 +248,7 @@ class Scanner {
       tally: Tally;
       keep: (row: JsonObject) => boolean;
     },
-  ): Promise<void> {
+  ): Promise<(() => Promise<void>) | undefined> {
     const meta = resource["metadata"] as { uid?: string; resourceVersion?: string };
     if (meta.uid === undefined) return;
     at.seen.add(meta.uid);
@@ -265,13 +274,17 @@ class Scanner {
     }
     this.bases.delete(meta.uid);
     at.tally.scanned++;
-    const written = await this.scan(resource, { ...at, namespace });
-    if (written === false) {
-      this.pending = true;
-      return;
-    }
-    this.scanned.set(meta.uid, basis.resourceVersion);
-    if (written.recordable) this.bases.set(meta.uid, { ...basis, reportVersion: written.reportVersion });
+    const uid = meta.uid;
+    const write = await this.scan(resource, { ...at, namespace });
+    return async () => {
+      const written = await write();
+      if (written === false) {
+        this.pending = true;
+        return;
+      }
+      this.scanned.set(uid, basis.resourceVersion);
+      if (written.recordable) this.bases.set(uid, { ...basis, reportVersion: written.reportVersion });
+    };
   }
 
   /** A pass's work and where the process's memory is (the caches' JSON bytes, the heap), for the log. */
@@ -305,8 +318,7 @@ class Scanner {
   }
 
   /**
-   * Scans one resource and writes its report: the report's resourceVersion after it (undefined when
-   * it has none) and whether a rescan may skip the resource while nothing changed; false when the write failed.
+   * Scans one resource and decides its report (reconcileReport); the write of that decision (`write`).
    */
   private async scan(
     resource: JsonObject,
@@ -317,7 +329,7 @@ class Scanner {
       namespace: NamespaceFacts;
       tally: Tally;
     },
-  ): Promise<false | { reportVersion: string | undefined; recordable: boolean }> {
+  ): Promise<() => Promise<false | { reportVersion: string | undefined; recordable: boolean }>> {
     const { snapshot, policies, namespace } = at;
     const meta = resource["metadata"] as { uid: string; namespace?: string; name?: string };
     const ns = meta.namespace ?? "";
@@ -336,32 +348,55 @@ class Scanner {
     const report = this.reportOf(ns, meta.uid);
     // A report as the informer lists it has no kind: the informer's says which it is.
     const existing = report.read !== undefined ? { ...report.read, kind: report.kind } : undefined;
+    const input: ReconcileInput = {
+      resource,
+      responses,
+      existing,
+      nowMillis: Date.now(),
+      keep: at.keep,
+      format: this.o.format ?? "wgpolicyk8s",
+    };
+    let first: ReportAction | Error;
+    try {
+      first = reconcileReport(input);
+    } catch (e) {
+      first = e instanceof Error ? e : new Error(String(e));
+    }
+    return () => this.write({ input, first, uid: meta.uid, policies, namespace: ns, name: meta.name });
+  }
+
+  /**
+   * Writes a scan's report as decided (`first`): the report's resourceVersion after it (undefined
+   * when it has none) and whether a rescan may skip the resource while nothing changed; false when
+   * the write failed (logged, and counted as a requeue).
+   */
+  private async write(o: {
+    input: ReconcileInput;
+    first: ReportAction | Error;
+    uid: string;
+    policies: readonly CompiledPolicy[];
+    namespace: string;
+    name: string | undefined;
+  }): Promise<false | { reportVersion: string | undefined; recordable: boolean }> {
     // What failed, for the log: reading the report whole (decide), or the write it decided.
     let step = "read";
     try {
-      const action = await this.decide({
-        resource,
-        responses,
-        existing,
-        nowMillis: Date.now(),
-        keep: at.keep,
-        format: this.o.format ?? "wgpolicyk8s",
-      });
+      const action = await this.decide(o.input, o.first);
       step = action.action;
       const written = await this.apply(action);
-      this.failures.delete(meta.uid);
+      this.failures.delete(o.uid);
       this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "done" });
       return {
-        reportVersion: action.action === "none" ? versionOf(existing) : written,
-        recordable: recordable({ policies, responses, namespace: ns }),
+        reportVersion: action.action === "none" ? versionOf(o.input.existing) : written,
+        recordable: recordable({ policies: o.policies, responses: o.input.responses, namespace: o.namespace }),
       };
     } catch (e) {
-      const requeues = (this.failures.get(meta.uid) ?? 0) + 1;
-      this.failures.set(meta.uid, requeues);
+      const requeues = (this.failures.get(o.uid) ?? 0) + 1;
+      this.failures.set(o.uid, requeues);
       this.o.onReconciled?.(CONTROLLER_NAMES.backgroundScan, { result: "requeued", requeues });
       this.o.onLog("warn", `reports: failed to ${step} a report`, {
-        namespace: ns,
-        name: meta.name,
+        namespace: o.namespace,
+        name: o.name,
         error: (e as Error).message,
       });
       return false;
@@ -369,11 +404,14 @@ class Scanner {
   }
 
   /**
-   * What to write: reconcileReport's decision, made again on the report read whole when the
-   * informer's compacted copy holds rows to keep (its `read`).
+   * What to write: reconcileReport's decision (`first`, made already when given), made again on the
+   * report read whole when the informer's compacted copy holds rows to keep (its `read`).
    */
-  private async decide(input: ReconcileInput): Promise<ReportAction> {
-    const first = reconcileReport(input);
+  private async decide(
+    input: ReconcileInput,
+    first: ReportAction | Error = reconcileReport(input),
+  ): Promise<ReportAction> {
+    if (first instanceof Error) throw first;
     if (first.action !== "read") return first;
     const whole = await readReport(this.o.client, first.report);
     const again = reconcileReport({ ...input, existing: whole });
