@@ -74,3 +74,20 @@ test("the writes stay bounded by the pass's writes in flight", async () => {
   await writes.drain();
   assert.equal(most, 2);
 });
+
+test("an item whose visit throws does not stop the others; the pass's drain reports it", async () => {
+  const written: number[] = [];
+  const writes = new BoundedWrites(2);
+  const batch = new ScanBatch<number>({
+    size: 3,
+    writes,
+    visit: (n) => {
+      if (n === 1) return Promise.reject(new Error("poisoned item 1"));
+      return Promise.resolve(() => (written.push(n), Promise.resolve()));
+    },
+  });
+  for (const n of [0, 1, 2, 3]) await batch.add(n);
+  await batch.flush();
+  await assert.rejects(writes.drain(), /poisoned item 1/);
+  assert.deepEqual(written, [0, 2, 3]);
+});

@@ -31,8 +31,14 @@ export class ScanBatch<T> {
   async flush(): Promise<void> {
     const writes: (() => Promise<void>)[] = [];
     for (const item of this.#items.splice(0)) {
-      const write = await this.o.visit(item);
-      if (write !== undefined) writes.push(write);
+      try {
+        const write = await this.o.visit(item);
+        if (write !== undefined) writes.push(write);
+      } catch (e) {
+        // One item's failure is its write's: the others are visited and written, and the pass's drain reports it.
+        const failure = e instanceof Error ? e : new Error(String(e));
+        writes.push(() => Promise.reject(failure));
+      }
     }
     for (const write of writes) await this.o.writes.start(write);
   }
