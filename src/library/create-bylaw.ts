@@ -69,7 +69,17 @@ function check(
 ): ResourceReport {
   const invalid = notAResource(resource);
   if (invalid !== undefined) return unchecked(resource, invalid);
-  const processed = processResource(engine, policies, resource, request, existingResources(options.existing ?? []));
+  // One request per resource for every policy (it does not depend on the policy), so processResource prepares it once.
+  const requests = new Map<Resource, ReturnType<typeof checkRequest>>();
+  const shared = (r: Resource): ReturnType<typeof checkRequest> => {
+    let built = requests.get(r);
+    if (built === undefined) {
+      built = request(r);
+      requests.set(r, built);
+    }
+    return built;
+  };
+  const processed = processResource(engine, policies, resource, shared, existingResources(options.existing ?? []));
   const namespace = resourceNamespace(resource);
   const labels = options.namespaceLabels ?? {};
   const results = [...processed.responses, ...processed.apart].flatMap((response) =>

@@ -22,6 +22,7 @@ import {
   mutationPassOf,
   type PolicyExplanation,
   type PolicyResponse,
+  type PreparedRequest,
   type JsonObject,
   type Resource,
   type RuleResult,
@@ -91,6 +92,7 @@ export function processResource(
   request: (resource: Resource, policy: CompiledPolicy) => EngineRequest,
   existing: ExistingResources,
 ): Processed {
+  const input = preparedOnce(engine, request);
   const responses: PolicyResponse[] = [];
   // Listed after all the others (Kyverno's CLI appends ValidatingAdmissionPolicies' responses last).
   const last: PolicyResponse[] = [];
@@ -106,7 +108,7 @@ export function processResource(
     if (pass !== "mutate" || !policy.origin.kind.cliStages.mutateAsBatch) closeBatch();
     if (pass === "mutate" || pass === "verifyImages") {
       // The response names the policy itself, not the pass's part of it (explain and rows key on it).
-      const response = { ...engine.mutate(mutationPassOf(policy, pass), request(current, policy), existing), policy };
+      const response = { ...engine.mutate(mutationPassOf(policy, pass), input(current, policy), existing), policy };
       current = response.patchedResource ?? current;
       // A policy's verifyImages pass that matched nothing adds nothing beside its mutate pass's response.
       if (pass === "verifyImages" && response.rules.length === 0 && hasMutateRules(policy)) continue;
@@ -114,16 +116,37 @@ export function processResource(
       responses.push(response);
     } else if (pass === "validate") {
       validateInputs.set(policy, current);
-      const response = engine.validate(policy, request(current, policy));
+      const response = engine.validate(policy, input(current, policy));
       (policy.origin.kind.cliStages.listedLast ? last : responses).push(response);
-    } else responses.push(engine.generate(policy, request(current, policy), existing));
+    } else responses.push(engine.generate(policy, input(current, policy), existing));
   }
   closeBatch();
   const apart = apartOf(policies).map((policy) => {
     validateInputs.set(policy, resource);
-    return engine.validate(policy, request(resource, policy));
+    return engine.validate(policy, input(resource, policy));
   });
   return { responses: [...responses, ...last], apart, patched: current, validateInputs };
+}
+
+/**
+ * The caller's requests, each prepared once (engine.prepare): a builder that gives several policies
+ * the same request object (one without values of their own, as `apply` does) has its base context
+ * and match decisions worked out once for all of them, as the webhook does for a review.
+ */
+function preparedOnce(
+  engine: Engine,
+  request: (resource: Resource, policy: CompiledPolicy) => EngineRequest,
+): (resource: Resource, policy: CompiledPolicy) => PreparedRequest {
+  const prepared = new Map<EngineRequest, PreparedRequest>();
+  return (resource, policy) => {
+    const r = request(resource, policy);
+    let p = prepared.get(r);
+    if (p === undefined) {
+      p = engine.prepare(r);
+      prepared.set(r, p);
+    }
+    return p;
+  };
 }
 
 /**

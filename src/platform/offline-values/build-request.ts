@@ -26,6 +26,11 @@ const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
  * CLI then still fails an Enforce rule the old object also fails, i.e. allowExistingViolations does
  * not apply (corpus: openshift/disallow-self-provisioner-binding, other/allowed-label-changes).
  */
+/** Whether the values give this policy values of its own for this resource (the only part of a request that depends on the policy). */
+export function hasResourceValues(values: ValuesSpec, policy: CompiledPolicy, resource: Resource): boolean {
+  return values.resourceValues.get(policy.name)?.has(resourceName(resource)) === true;
+}
+
 export function buildRequest(
   resource: Resource,
   policy: CompiledPolicy,
