@@ -1,6 +1,7 @@
 /** `npm run bench`: print figures (never pass/fail on time). */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchApplyResources } from "./apply-resources.js";
 import { benchCorpusTest } from "./corpus-test.js";
 import { benchHeavyReview } from "./heavy-review.js";
 import { benchJmesPath } from "./jmespath-eval.js";
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   benchMutatePod();
   benchMutatingPolicyWebhook();
   await benchCorpusTest(repoRoot);
+  benchApplyResources(repoRoot);
   await benchHeavyReview(repoRoot);
   await benchReviewCalls(repoRoot);
 }

@@ -20,7 +20,7 @@ import { applyToPayload, explainProcessed, processResource } from "../library/pr
 import { inDefaultNamespace } from "../platform/default-namespace.js";
 import { expandList } from "../platform/expand-list.js";
 import { resourceLabel } from "../platform/resource-label.js";
-import { buildRequest } from "../platform/offline-values/build-request.js";
+import { requestsFor } from "../platform/offline-values/build-request.js";
 import { EMPTY_VALUES, parseValues, type ValuesSpec } from "../platform/offline-values/values-file.js";
 import { parseDocuments } from "../platform/yaml/index.js";
 import { createPlaygroundEngine } from "./playground-engine.js";
@@ -70,10 +70,11 @@ export function runPlayground(inputs: PlaygroundInputs): PlaygroundOutput {
   if (resources.length === 0 && errors.length === 0) errors.push("resources: none given: paste a resource to check");
   if (errors.length > 0) return { errors, warnings, policies: loaded.compiled.length, resources: [] };
   const exceptions = loaded.exceptions;
-  const request = (resource: Resource, policy: (typeof loaded.compiled)[number]) => {
-    const built = buildRequest(resource, policy, values, undefined);
-    return exceptions.length === 0 ? built : { ...built, exceptions };
-  };
+  const request = requestsFor({
+    values,
+    userInfo: undefined,
+    finish: (built) => (exceptions.length === 0 ? built : { ...built, exceptions }),
+  });
   const existing = existingResources([]);
   const checked = resources.map((resource): CheckedResource => {
     const processed = processResource(engine, loaded.compiled, resource, request, existing);

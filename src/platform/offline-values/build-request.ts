@@ -26,9 +26,28 @@ const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
  * CLI then still fails an Enforce rule the old object also fails, i.e. allowExistingViolations does
  * not apply (corpus: openshift/disallow-self-provisioner-binding, other/allowed-label-changes).
  */
-/** Whether the values give this policy values of its own for this resource (the only part of a request that depends on the policy). */
-export function hasResourceValues(values: ValuesSpec, policy: CompiledPolicy, resource: Resource): boolean {
-  return values.resourceValues.get(policy.name)?.has(resourceName(resource)) === true;
+/**
+ * The requests `processResource` asks for, one resource and policy at a time: `finish` adds what
+ * the caller adds to every request (exceptions, CRD kinds). A policy the values give no values of
+ * its own for the resource (the only part of a request that depends on the policy) gets the
+ * resource's one shared request, so processResource prepares it once for all of them (base
+ * context and match decisions worked out once, as the webhook does per review).
+ */
+export function requestsFor(options: {
+  readonly values: ValuesSpec;
+  readonly userInfo: RequestUserInfo | undefined;
+  readonly finish: (request: EngineRequest) => EngineRequest;
+}): (resource: Resource, policy: CompiledPolicy) => EngineRequest {
+  const { values, userInfo, finish } = options;
+  const shared = new WeakMap<Resource, EngineRequest>();
+  return (resource, policy) => {
+    const own = values.resourceValues.get(policy.name)?.has(resourceName(resource)) === true;
+    const hit = own ? undefined : shared.get(resource);
+    if (hit !== undefined) return hit;
+    const request = finish(buildRequest(resource, policy, values, userInfo));
+    if (!own) shared.set(resource, request);
+    return request;
+  };
 }
 
 export function buildRequest(

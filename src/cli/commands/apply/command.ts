@@ -16,7 +16,7 @@ import { loadPolicyPaths } from "../../git-source.js";
 import type { LoadedDocument } from "../../../platform/yaml/index.js";
 import type { Io } from "../../io.js";
 import { compileDocuments } from "../../../library/compile-documents.js";
-import { buildRequest, hasResourceValues } from "../../../platform/offline-values/build-request.js";
+import { requestsFor } from "../../../platform/offline-values/build-request.js";
 import { unmappedSubresources } from "../../../platform/offline-values/values-subresources.js";
 import { existingResources } from "../../../library/existing-resources.js";
 import { offlineEngine } from "../../offline/offline-engine.js";
@@ -356,22 +356,18 @@ interface RequestInputs {
 
 /**
  * The engine request for one resource and policy. Compiled exceptions ride on the request
- * (EngineRequest.exceptions); the engine decides which apply. A policy the values give no values of
- * its own for this resource gets the resource's one shared request, so processResource prepares it
- * once for all of them (its base context built once, not once per policy).
+ * (EngineRequest.exceptions); the engine decides which apply.
  */
 function requestBuilder(inputs: RequestInputs): (r: Resource, p: CompiledPolicy) => EngineRequest {
   const { values, userInfo, exceptions, crds } = inputs;
-  const shared = new WeakMap<Resource, EngineRequest>();
-  return (resource, policy) => {
-    const own = hasResourceValues(values, policy, resource);
-    const hit = own ? undefined : shared.get(resource);
-    if (hit !== undefined) return hit;
-    const withKind = withCrdKind(buildRequest(resource, policy, values, userInfo), crds);
-    const request = exceptions.length === 0 ? withKind : { ...withKind, exceptions };
-    if (!own) shared.set(resource, request);
-    return request;
-  };
+  return requestsFor({
+    values,
+    userInfo,
+    finish: (built) => {
+      const withKind = withCrdKind(built, crds);
+      return exceptions.length === 0 ? withKind : { ...withKind, exceptions };
+    },
+  });
 }
 
 function usageFailure(io: Io, message: string): number {
