@@ -7,7 +7,6 @@ import {
   type AnyCompiledException,
   type CompiledPolicy,
   type Engine,
-  type EngineRequest,
   type ExistingResources,
   type AuthzRequest,
   isObject,
@@ -33,7 +32,7 @@ import {
   processResource,
 } from "../../library/process-resource.js";
 import { type AuthzMode, loadAuthzPayloads } from "../offline/authz-payloads.js";
-import { buildRequest } from "../../platform/offline-values/build-request.js";
+import { requestsFor } from "../../platform/offline-values/build-request.js";
 import { crdScopes, type CrdKinds, loadCrds, withCrdKind } from "../offline/crd-kinds.js";
 import { unmappedSubresources } from "../../platform/offline-values/values-subresources.js";
 import { loadPaths } from "../../platform/files/index.js";
@@ -343,10 +342,15 @@ interface SuiteInputs {
 function evaluateAll(inputs: SuiteInputs, op: Operation | undefined): PolicyResponse[] {
   const { engine, policies, resources, values, userInfo, existing, exceptions, crds } = inputs;
   const out: PolicyResponse[] = [];
-  const request = (r: Resource, policy: CompiledPolicy): EngineRequest => {
-    const built = withCrdKind(buildRequest(r, policy, values, userInfo, op), crds);
-    return exceptions.length > 0 ? { ...built, exceptions } : built;
-  };
+  const request = requestsFor({
+    values,
+    userInfo,
+    operation: op,
+    finish: (request) => {
+      const built = withCrdKind(request, crds);
+      return exceptions.length > 0 ? { ...built, exceptions } : built;
+    },
+  });
   // HTTP- and Envoy-mode policies run on their requests only: Kyverno's loader keeps them apart, so a
   // row naming a resource for one finds no result ("Not found"), never an excluded pass.
   const onResources = policies.filter((p) => !isAuthzPolicy(p));

@@ -36,15 +36,17 @@ const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 export function requestsFor(options: {
   readonly values: ValuesSpec;
   readonly userInfo: RequestUserInfo | undefined;
+  /** A test result's operation, forced on every request (buildRequest's `forced`). */
+  readonly operation?: Operation | undefined;
   readonly finish: (request: EngineRequest) => EngineRequest;
 }): (resource: Resource, policy: CompiledPolicy) => EngineRequest {
-  const { values, userInfo, finish } = options;
+  const { values, userInfo, operation, finish } = options;
   const shared = new WeakMap<Resource, EngineRequest>();
   return (resource, policy) => {
     const own = values.resourceValues.get(policy.name)?.has(resourceName(resource)) === true;
     const hit = own ? undefined : shared.get(resource);
     if (hit !== undefined) return hit;
-    const request = finish(buildRequest(resource, policy, values, userInfo));
+    const request = finish(buildRequest(resource, policy, values, userInfo, operation));
     if (!own) shared.set(resource, request);
     return request;
   };
