@@ -17,7 +17,14 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { offlineEngine } from "../../src/cli/offline/offline-engine.js";
 import { runSuites } from "../../src/cli/test-suite/run-suite.js";
-import type { CompiledPolicy, Engine, EngineRequest, JsonObject, RequestInput } from "../../src/engine/index.js";
+import type {
+  CompiledPolicy,
+  Engine,
+  EngineRequest,
+  JsonObject,
+  PreparedRequest,
+  RequestInput,
+} from "../../src/engine/index.js";
 import { readManifest } from "./manifest.js";
 import { keepingCompiled } from "./keeping-compiled.js";
 import { asOperation } from "./as-operation.js";
@@ -34,16 +41,17 @@ interface Seen {
   requests: EngineRequest[];
 }
 
-function isRequest(r: RequestInput): r is EngineRequest {
-  return typeof (r as { derived?: unknown }).derived !== "function";
+function isPrepared(r: RequestInput): r is PreparedRequest {
+  return typeof (r as Partial<PreparedRequest>).derived === "function";
 }
 
-/** The engine `bylaw test` uses, keeping what the suite compiled and asked. */
+/** The engine `bylaw test` uses, keeping what the suite compiled and asked (the caller's request of a prepared one). */
 function keeping(engine: Engine, seen: Seen): Engine {
   return {
     ...keepingCompiled(engine, (p) => seen.policies.push(p)),
     validate: (policy, request, interruption) => {
-      if (isRequest(request) && !seen.requests.includes(request)) seen.requests.push(request);
+      const asked = isPrepared(request) ? request.request : request;
+      if (!seen.requests.includes(asked)) seen.requests.push(asked);
       return engine.validate(policy, request, interruption);
     },
   };
