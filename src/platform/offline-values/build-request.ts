@@ -26,32 +26,6 @@ const OPERATIONS = new Set<string>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
  * CLI then still fails an Enforce rule the old object also fails, i.e. allowExistingViolations does
  * not apply (corpus: openshift/disallow-self-provisioner-binding, other/allowed-label-changes).
  */
-/**
- * The requests `processResource` asks for, one resource and policy at a time: `finish` adds what
- * the caller adds to every request (exceptions, CRD kinds). A policy the values give no values of
- * its own for the resource (the only part of a request that depends on the policy) gets the
- * resource's one shared request, so processResource prepares it once for all of them (base
- * context and match decisions worked out once, as the webhook does per review).
- */
-export function requestsFor(options: {
-  readonly values: ValuesSpec;
-  readonly userInfo: RequestUserInfo | undefined;
-  /** A test result's operation, forced on every request (buildRequest's `forced`). */
-  readonly operation?: Operation | undefined;
-  readonly finish: (request: EngineRequest) => EngineRequest;
-}): (resource: Resource, policy: CompiledPolicy) => EngineRequest {
-  const { values, userInfo, operation, finish } = options;
-  const shared = new WeakMap<Resource, EngineRequest>();
-  return (resource, policy) => {
-    const own = values.resourceValues.get(policy.name)?.has(resourceName(resource)) === true;
-    const hit = own ? undefined : shared.get(resource);
-    if (hit !== undefined) return hit;
-    const request = finish(buildRequest(resource, policy, values, userInfo, operation));
-    if (!own) shared.set(resource, request);
-    return request;
-  };
-}
-
 export function buildRequest(
   resource: Resource,
   policy: CompiledPolicy,
@@ -88,6 +62,32 @@ export function buildRequest(
       const found = ruleValuesFor(values, p, r)?.foreachValues;
       return found !== undefined && Object.keys(found).length > 0 ? found : undefined;
     },
+  };
+}
+
+/**
+ * The requests `processResource` asks for, one resource and policy at a time: `finish` adds what
+ * the caller adds to every request (exceptions, CRD kinds). A policy the values give no values of
+ * its own for the resource (the only part of a request that depends on the policy) gets the
+ * resource's one shared request, so processResource prepares it once for all of them (base
+ * context and match decisions worked out once, as the webhook does per review).
+ */
+export function requestsFor(options: {
+  readonly values: ValuesSpec;
+  readonly userInfo: RequestUserInfo | undefined;
+  /** A test result's operation, forced on every request (buildRequest's `forced`). */
+  readonly operation?: Operation | undefined;
+  readonly finish: (request: EngineRequest) => EngineRequest;
+}): (resource: Resource, policy: CompiledPolicy) => EngineRequest {
+  const { values, userInfo, operation, finish } = options;
+  const shared = new WeakMap<Resource, EngineRequest>();
+  return (resource, policy) => {
+    const own = values.resourceValues.get(policy.name)?.has(resourceName(resource)) === true;
+    const hit = own ? undefined : shared.get(resource);
+    if (hit !== undefined) return hit;
+    const request = finish(buildRequest(resource, policy, values, userInfo, operation));
+    if (!own) shared.set(resource, request);
+    return request;
   };
 }
 
