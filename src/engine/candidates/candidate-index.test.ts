@@ -39,18 +39,24 @@ const deployment: JsonObject = {
 };
 const configMap: JsonObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "default" } };
 
-const prepared = (resource: JsonObject, operation: Operation = "CREATE") =>
+const prepared = (resource: JsonObject, operation: Operation = "CREATE", subresource?: string) =>
   engine.prepare({
     resource,
     operation,
     namespaceLabels: {},
     ...(operation === "DELETE" ? { oldResource: resource } : {}),
+    ...(subresource !== undefined ? { subresource } : {}),
   });
 
 /** The policies the index keeps for the request, by name, and a check that every one left out gives no result. */
-function kept(policies: readonly CompiledPolicy[], resource: JsonObject, operation: Operation = "CREATE"): string[] {
-  const index = indexPolicies(policies);
-  const request = prepared(resource, operation);
+function kept(
+  policies: readonly CompiledPolicy[],
+  resource: JsonObject,
+  operation: Operation = "CREATE",
+  o: { readonly subresource?: string; readonly patched?: boolean } = {},
+): string[] {
+  const index = indexPolicies(policies, { patched: o.patched === true });
+  const request = prepared(resource, operation, o.subresource);
   const mask = index.candidates(request);
   assert.equal(mask.length, policies.length);
   policies.forEach((p, i) => {
@@ -118,4 +124,75 @@ test("the same facts give the same mask; a request of no policy's kind reaches n
   const index = indexPolicies([clusterPolicy("pods", { any: [{ resources: { kinds: ["Pod"] } }] })]);
   assert.equal(index.candidates(prepared(pod())), index.candidates(prepared(pod())));
   assert.deepEqual([...index.candidates(prepared(configMap))], [0]);
+});
+
+const named = (name: string, namespace: string, generateName = false): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { ...(generateName ? { generateName: name } : { name }), namespace },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+});
+
+test("namespaces patterns written in every filter rule a policy out elsewhere; a Namespace is matched by its name", () => {
+  const policies = [
+    clusterPolicy("prod", { any: [{ resources: { kinds: ["Pod", "Namespace"], namespaces: ["prod-*"] } }] }),
+    clusterPolicy("prod-or-any", {
+      any: [{ resources: { kinds: ["Pod"], namespaces: ["prod-*"] } }, { resources: { kinds: ["Pod"] } }],
+    }),
+    clusterPolicy("all-kube-system", {
+      all: [{ resources: { kinds: ["Pod"] } }, { resources: { namespaces: ["kube-system"] } }],
+    }),
+  ];
+  assert.deepEqual(kept(policies, pod("prod-a")), ["prod", "prod-or-any"]);
+  assert.deepEqual(kept(policies, pod("dev")), ["prod-or-any"]);
+  assert.deepEqual(kept(policies, pod("kube-system")), ["prod-or-any", "all-kube-system"]);
+  const namespace = (name: string): JsonObject => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  assert.deepEqual(kept(policies, namespace("prod-b")), ["prod"]);
+  assert.deepEqual(kept(policies, namespace("dev")), []);
+  // The policy it keeps does give a result there (the gate is the matcher's own condition).
+  assert.ok(engine.validate(policies[0] as CompiledPolicy, prepared(namespace("prod-b"))).rules.length > 0);
+});
+
+test("names patterns rule a policy out for other names, by the generateName when there is no name yet", () => {
+  const policies = [
+    clusterPolicy("web", { any: [{ resources: { kinds: ["Pod"], names: ["web-*"] } }] }),
+    clusterPolicy("legacy-name", { resources: { kinds: ["Pod"], name: "db" } }),
+    clusterPolicy("web-or-any", {
+      any: [{ resources: { kinds: ["Pod"], names: ["web-*"] } }, { resources: { kinds: ["Pod"] } }],
+    }),
+  ];
+  assert.deepEqual(kept(policies, named("web-1", "default")), ["web", "web-or-any"]);
+  assert.deepEqual(kept(policies, named("db", "default")), ["legacy-name", "web-or-any"]);
+  assert.deepEqual(kept(policies, named("web-", "default", true)), ["web", "web-or-any"]);
+  assert.deepEqual(kept(policies, named("api-", "default", true)), ["web-or-any"]);
+  // Names change per review under one remembered key: each gets its own answer, the key's mask untouched.
+  const index = indexPolicies(policies);
+  assert.deepEqual([...index.candidates(prepared(named("api-1", "default")))], [0, 0, 1]);
+  assert.deepEqual([...index.candidates(prepared(named("web-2", "default")))], [1, 0, 1]);
+  // Where a subject is patched on the way (the mutating webhook), names and namespaces are not ruled on.
+  assert.deepEqual(kept(policies, named("api-1", "default"), "CREATE", { patched: true }), [
+    "web",
+    "legacy-name",
+    "web-or-any",
+  ]);
+});
+
+test("a subresource request reaches the policies whose kinds name that subresource, and any Pod selector its ephemeral containers", () => {
+  const policies = [
+    clusterPolicy("pods", { any: [{ resources: { kinds: ["Pod"] } }] }),
+    clusterPolicy("pod-exec", { any: [{ resources: { kinds: ["Pod/exec"] } }] }),
+    clusterPolicy("pod-any-sub", { any: [{ resources: { kinds: ["Pod/*"] } }] }),
+    clusterPolicy("apps-pods", { any: [{ resources: { kinds: ["apps/v1/Pod"] } }] }),
+  ];
+  // `Pod/*` names any subresource, none included; `apps/v1/Pod` is another group's Pod.
+  assert.deepEqual(kept(policies, pod()), ["pods", "pod-any-sub"]);
+  assert.deepEqual(kept(policies, pod(), "CONNECT", { subresource: "exec" }), ["pod-exec", "pod-any-sub"]);
+  assert.deepEqual(kept(policies, pod(), "UPDATE", { subresource: "status" }), ["pod-any-sub"]);
+  // Any Pod selector also names pods/ephemeralcontainers (Kyverno's backward-compatibility rule).
+  assert.deepEqual(kept(policies, pod(), "UPDATE", { subresource: "ephemeralcontainers" }), [
+    "pods",
+    "pod-exec",
+    "pod-any-sub",
+  ]);
+  assert.ok(engine.validate(policies[1] as CompiledPolicy, prepared(pod(), "CONNECT", "exec")).rules.length > 0);
 });

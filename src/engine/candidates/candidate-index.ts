@@ -3,21 +3,26 @@
  * list (a webhook plan of one snapshot) and asked once per review, so a review reaches only those
  * policies and a review no rule can match is answered without evaluating any policy.
  *
- * It is conservative: a policy is left out only when none of its rules can match, by facts the
- * rule's own matcher checks first and rejects on (match/match-rule.ts): the literal kinds its match
- * names, the operations it names, and a namespaced Policy's own namespace. Everything else a match
- * decides (names, namespaces, selectors, user info, exclude) and every precondition stays evaluated
- * by the policy itself. Policies other than kyverno.io ones (their matching is their kind's own) are
+ * It is conservative: a policy is left out only when none of its rules can match, by facts of the
+ * request alone that the rule's own matcher requires (match/match-rule.ts, `CompiledMatch.gate`): the
+ * kinds its match names (group, version and subresource included), the operations it names, the
+ * `namespaces` and `names` patterns it writes in every filter that decides it, and a namespaced
+ * Policy's own namespace. Selectors, user info, exclude and every precondition stay evaluated by
+ * the policy itself. Policies other than kyverno.io ones (their matching is their kind's own) are
  * always candidates. A policy left out would have given a response with no rule results.
  *
  * Autogen copies are rules of their policy with their controllers' kinds, so a Deployment reaches
  * the policies whose Pod rules were copied to it.
  */
-import { resourceKind, resourceNamespace } from "../api/resource.js";
+import type { GroupVersionKind } from "../api/resource.js";
+import { resourceNamespace } from "../api/resource.js";
+import { anyPatternMatches, matchedName, matchedNamespace } from "../match/resource-description.js";
+import type { MatchGate } from "../match/types.js";
+import { matchedKind } from "../pipeline/match-rule.js";
 import type { PreparedRequest } from "../pipeline/prepared-request.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 
-/** Distinct (kind, operation, namespace) keys remembered per index; past this, masks are worked out per review. */
+/** Distinct request keys remembered per index; past this, masks are worked out per review. */
 const MAX_REMEMBERED = 4096;
 
 /** For each policy of the indexed list, in its order: 1 when it may have a rule matching the request, else 0. */
@@ -30,9 +35,18 @@ export interface CandidateIndex {
   candidates(prepared: PreparedRequest): CandidateMask;
 }
 
-/** What a rule's matcher rejects on before anything else; undefined lists: any. */
-interface RuleGate {
-  readonly kinds: readonly string[] | undefined;
+export interface IndexOptions {
+  /**
+   * Whether the policies match a subject the ones before them may have patched (the mutating
+   * webhook's list): a mutation could name an object that had only a generateName, so the index
+   * then rules on neither `names` nor `namespaces` patterns.
+   */
+  readonly patched: boolean;
+}
+
+/** What a rule's matcher requires of a request before anything else; absent fields: anything. */
+interface RuleGate extends MatchGate {
+  readonly kindNames: readonly string[] | undefined;
   readonly operations: readonly string[] | undefined;
 }
 
@@ -47,57 +61,130 @@ function gateOf(policy: CompiledPolicy): PolicyGate {
 }
 
 function ruleGate(rule: CompiledRule): RuleGate {
-  return { kinds: rule.matcher.kinds, operations: rule.matcher.operations };
+  return { ...rule.matcher.gate, kindNames: rule.matcher.kinds, operations: rule.matcher.operations };
 }
 
-/** Whether a rule's match can select the kind and operation (its literal kinds and operations, when it names them). */
+/** The facts of a request the index decides on: what the rules' matchers see (pipeline/match-rule.ts matchRequestFor). */
+export interface RequestFacts {
+  readonly gvk: GroupVersionKind;
+  readonly subresource: string;
+  readonly operation: string;
+  /** The subject's namespace ("" when cluster-scoped): a namespaced Policy's. */
+  readonly namespace: string;
+  /** The namespace `namespaces` patterns match (a Namespace's own name); undefined: not ruled on. */
+  readonly matchNamespace: string | undefined;
+}
+
+/** `patched`: the subject is patched on the way (IndexOptions), so its namespace patterns are not ruled on. */
+export function requestFacts(prepared: PreparedRequest, patched = false): RequestFacts {
+  const subject = prepared.subject;
+  return {
+    gvk: matchedKind(prepared),
+    subresource: prepared.request.subresource ?? "",
+    operation: prepared.operation,
+    namespace: resourceNamespace(subject),
+    matchNamespace: patched ? undefined : matchedNamespace(subject),
+  };
+}
+
+/**
+ * Whether a rule's match can select a request with these facts (its kinds, operations and
+ * namespaces); its names are asked apart (`nameAdmits`), since a name is no part of a remembered key.
+ */
 export function ruleAdmits(
-  rule: { readonly kinds?: readonly string[] | undefined; readonly operations?: readonly string[] | undefined },
-  kind: string,
-  operation: string,
+  rule: { readonly kinds?: readonly string[] | undefined; readonly operations?: readonly string[] | undefined } & {
+    readonly gate?: MatchGate | undefined;
+  },
+  facts: RequestFacts,
 ): boolean {
+  const gate = rule.gate;
   return (
-    (rule.kinds === undefined || rule.kinds.includes(kind)) &&
-    (rule.operations === undefined || rule.operations.includes(operation))
+    (rule.kinds === undefined || rule.kinds.includes(facts.gvk.kind)) &&
+    (rule.operations === undefined || rule.operations.includes(facts.operation)) &&
+    (gate?.kinds === undefined || gate.kinds(facts.gvk, facts.subresource)) &&
+    (gate?.namespaces === undefined ||
+      facts.matchNamespace === undefined ||
+      anyPatternMatches(gate.namespaces, facts.matchNamespace))
   );
 }
 
-/** The kind and operation the rules' matchers see for a request (pipeline/match-rule.ts matchRequestFor). */
-export function matchedAs(prepared: PreparedRequest): { readonly kind: string; readonly operation: string } {
-  return { kind: prepared.request.matchKind?.kind ?? resourceKind(prepared.subject), operation: prepared.operation };
+/** Whether a rule's match can select a subject of this name (`names`/`name` patterns). */
+export function nameAdmits(rule: { readonly gate?: MatchGate | undefined }, name: string): boolean {
+  const names = rule.gate?.names;
+  return names === undefined || anyPatternMatches(names, name);
 }
 
-function admits(gate: PolicyGate, kind: string, operation: string, namespace: string): boolean {
-  if (gate.always) return true;
-  // A namespaced Policy only matches resources of its own namespace (match-rule.ts).
-  if (gate.namespace !== "" && gate.namespace !== namespace) return false;
-  for (const r of gate.rules) if (ruleAdmits(r, kind, operation)) return true;
-  return false;
+/** A request key's mask, and the policies in it that also depend on the subject's name. */
+interface Remembered {
+  readonly mask: CandidateMask;
+  /** Indexes of policies each of whose admitted rules writes name patterns. */
+  readonly byName: readonly number[];
 }
 
 /** Builds the index of a policy list (at policy load: once per snapshot and webhook plan). */
-export function indexPolicies(policies: readonly CompiledPolicy[]): CandidateIndex {
+export function indexPolicies(
+  policies: readonly CompiledPolicy[],
+  o: IndexOptions = { patched: false },
+): CandidateIndex {
   const gates = policies.map(gateOf);
-  // Only namespaced Policies make the namespace part of the key.
-  const byNamespace = gates.some((g) => !g.always && g.namespace !== "");
-  const remembered = new Map<string, CandidateMask>();
-  const maskOf = (kind: string, operation: string, namespace: string): CandidateMask => {
+  // The namespace is part of the key only where a namespaced Policy or a `namespaces` pattern reads it.
+  const byNamespace = gates.some(
+    (g) => !g.always && (g.namespace !== "" || (!o.patched && g.rules.some((r) => r.namespaces !== undefined))),
+  );
+  const remembered = new Map<string, Remembered>();
+  const work = (facts: RequestFacts): Remembered => {
     const mask = new Uint8Array(gates.length);
-    for (let i = 0; i < gates.length; i++) if (admits(gates[i] as PolicyGate, kind, operation, namespace)) mask[i] = 1;
-    return mask;
+    const byName: number[] = [];
+    for (let i = 0; i < gates.length; i++) {
+      const gate = gates[i] as PolicyGate;
+      if (gate.always) {
+        mask[i] = 1;
+        continue;
+      }
+      // A namespaced Policy only matches resources of its own namespace (match-rule.ts).
+      if (gate.namespace !== "" && gate.namespace !== facts.namespace) continue;
+      const admitted = gate.rules.filter((r) => ruleAdmitsGate(r, facts));
+      if (admitted.length === 0) continue;
+      mask[i] = 1;
+      if (!o.patched && admitted.every((r) => r.names !== undefined)) byName.push(i);
+    }
+    return { mask, byName };
   };
   return {
     policies,
     candidates(prepared: PreparedRequest): CandidateMask {
-      const { kind, operation } = matchedAs(prepared);
-      const namespace = byNamespace ? resourceNamespace(prepared.subject) : "";
-      const key = `${kind}\u0000${operation}\u0000${namespace}`;
-      let mask = remembered.get(key);
-      if (mask === undefined) {
-        mask = maskOf(kind, operation, namespace);
-        if (remembered.size < MAX_REMEMBERED) remembered.set(key, mask);
+      const facts = requestFacts(prepared, o.patched);
+      const gvk = facts.gvk;
+      const namespaces = byNamespace ? `${facts.namespace}\u0000${facts.matchNamespace ?? ""}` : "";
+      const key = `${gvk.group}\u0000${gvk.version}\u0000${gvk.kind}\u0000${facts.subresource}\u0000${facts.operation}\u0000${namespaces}`;
+      let found = remembered.get(key);
+      if (found === undefined) {
+        found = work(facts);
+        if (remembered.size < MAX_REMEMBERED) remembered.set(key, found);
       }
-      return mask;
+      if (found.byName.length === 0) return found.mask;
+      return withoutOtherNames(found, gates, { facts, name: matchedName(prepared.subject) });
     },
   };
+}
+
+function ruleAdmitsGate(r: RuleGate, facts: RequestFacts): boolean {
+  return ruleAdmits({ kinds: r.kindNames, operations: r.operations, gate: r }, facts);
+}
+
+/** The key's mask less the policies none of whose admitted rules names the subject (a copy, when any is left out). */
+function withoutOtherNames(
+  found: Remembered,
+  gates: readonly PolicyGate[],
+  o: { readonly facts: RequestFacts; readonly name: string },
+): CandidateMask {
+  let mask = found.mask;
+  for (const i of found.byName) {
+    const gate = gates[i] as PolicyGate;
+    if (gate.always) continue;
+    if (gate.rules.some((r) => ruleAdmitsGate(r, o.facts) && nameAdmits({ gate: r }, o.name))) continue;
+    if (mask === found.mask) mask = Uint8Array.from(found.mask);
+    mask[i] = 0;
+  }
+  return mask;
 }

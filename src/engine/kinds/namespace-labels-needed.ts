@@ -5,8 +5,9 @@
  * matcher with no labels could quietly skip a policy meant to apply (a silent pass).
  * - `rules` (kyverno.io): the rules of the phase that select by namespace labels (match, exclude or a
  *   failure-action override: match/namespace-labels.ts) and that the request's kind, operation and
- *   namespace leave undecided: a rule whose match cannot name the kind or the operation the matcher
- *   sees, or of a namespaced Policy of another namespace, matches whatever the labels are not, and
+ *   namespace leave undecided: a rule whose match cannot select the kind, subresource, operation,
+ *   namespace or name the matcher sees, or of a namespaced Policy of another namespace, matches
+ *   whatever the labels are not, and
  *   runs as usual. These are the candidate index's gates (candidates/candidate-index.ts), so a
  *   policy the index rules out needs no labels either, in any namespace.
  * - `policy` (every CEL kind): the one matchConstraints (or, for a Kubernetes admission policy with
@@ -16,7 +17,8 @@
  */
 import type { MatchRequest } from "../match/index.js";
 import { resourceNamespace } from "../api/resource.js";
-import { matchedAs, ruleAdmits } from "../candidates/candidate-index.js";
+import { matchedName } from "../match/resource-description.js";
+import { nameAdmits, requestFacts, ruleAdmits, type RequestFacts } from "../candidates/candidate-index.js";
 import type { RuleType } from "../api/rule-result.js";
 import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
 import type { CompiledBinding } from "../cel/admission-policy/index.js";
@@ -67,17 +69,26 @@ export function namespaceLabelsNeeded(
   return field === undefined ? NONE : { scope: "policy", need: { name: resultName(policy), field } };
 }
 
-/** What a rule's matcher rejects a request on before its selectors: its kind and operation, and a namespaced Policy's namespace. */
+/**
+ * What a rule's matcher rejects a request on before its selectors (the candidate index's facts), and
+ * a namespaced Policy's namespace. The subject's name and namespace patterns too, except for
+ * mutation: there a rule matches the object the policies before it patched, on which the index does
+ * not rule by them either (IndexOptions `patched`).
+ */
 interface Gate {
-  readonly kind: string;
-  readonly operation: string;
+  readonly facts: RequestFacts;
+  readonly name: string | undefined;
   /** Whether the request is in the policy's namespace (always, for a cluster-wide policy). */
   readonly inPolicyNamespace: boolean;
 }
 
-function gateOf(policy: CompiledPolicy, request: PreparedRequest): Gate {
+function gateOf(policy: CompiledPolicy, request: PreparedRequest, type: RuleType): Gate {
   const ns = policy.namespace;
-  return { ...matchedAs(request), inPolicyNamespace: ns === "" || ns === resourceNamespace(request.subject) };
+  return {
+    facts: requestFacts(request, type === "Mutation"),
+    name: type === "Mutation" ? undefined : matchedName(request.subject),
+    inPolicyNamespace: ns === "" || ns === resourceNamespace(request.subject),
+  };
 }
 
 function kyvernoNeeds(
@@ -89,7 +100,7 @@ function kyvernoNeeds(
   // Asked per policy and review when the namespace is unknown: most policies have no rule of the
   // phase that selects by namespace labels, and are answered by this loop alone, building nothing.
   if (!anySelecting(rules, type)) return NONE;
-  const gate = gateOf(policy, request);
+  const gate = gateOf(policy, request, type);
   if (!gate.inPolicyNamespace || !anyBlind(rules, gate, type)) return NONE;
   const blind = rules.filter((r) => isBlind(r, gate, type));
   const rest = rules.filter((r) => !blind.includes(r));
@@ -115,9 +126,14 @@ function anyBlind(rules: readonly CompiledRule[], gate: Gate, type: RuleType): b
   return false;
 }
 
-/** A rule of the phase that selects by namespace labels and whose match can name the gate's kind and operation. */
+/** A rule of the phase that selects by namespace labels and whose match the gate's facts leave undecided. */
 function isBlind(r: CompiledRule, gate: Gate, type: RuleType): boolean {
-  return r.namespaceLabels !== undefined && isOfPhase(r, type) && ruleAdmits(r.matcher, gate.kind, gate.operation);
+  return (
+    r.namespaceLabels !== undefined &&
+    isOfPhase(r, type) &&
+    ruleAdmits(r.matcher, gate.facts) &&
+    (gate.name === undefined || nameAdmits(r.matcher, gate.name))
+  );
 }
 
 function firstField(constraints: readonly CompiledConstraints[], req: MatchRequest): string | undefined {

@@ -8,7 +8,8 @@
 import type { MatchResources, ResourceFilter, Rule } from "../api/policy.js";
 import { resourceNamespace } from "../api/resource.js";
 import { compileFilter, type CompiledFilter } from "./resource-filter.js";
-import type { CheckContext, CompiledMatch, MatchDecision, MatchRequest } from "./types.js";
+import { kindSelects } from "./resource-description.js";
+import type { CheckContext, CompiledMatch, MatchDecision, MatchGate, MatchRequest } from "./types.js";
 import { isEmptyUserInfo } from "./user-info.js";
 import { parseKindSelector } from "./kind-selector.js";
 import { hasWildcard } from "../values/wildcard.js";
@@ -25,6 +26,7 @@ interface CompiledBlock {
   readonly kinds: readonly string[] | undefined;
   /** The operations the block can select, when every filter that decides it names them; undefined: any. */
   readonly operations: readonly string[] | undefined;
+  readonly gate: MatchGate;
 }
 
 const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as const;
@@ -32,19 +34,66 @@ const EMPTY_USER = { username: "", groups: [], roles: [], clusterRoles: [] } as 
 function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
   const b: MatchResources = block ?? {};
   if (b.any != null && b.any.length > 0)
-    return { mode: "any", filters: b.any.map(filterOf), kinds: kindsOfEvery(b.any), operations: opsOfEvery(b.any) };
+    return {
+      mode: "any",
+      filters: b.any.map(filterOf),
+      kinds: kindsOfEvery(b.any),
+      operations: opsOfEvery(b.any),
+      gate: gateOfEvery(b.any),
+    };
   if (b.all != null && b.all.length > 0) {
     // Every filter must select, so any one filter's kinds are a necessary condition.
     const sets = b.all.map((f) => kindsOfEvery([f]));
     const ops = b.all.map((f) => opsOfEvery([f]));
+    const gates = b.all.map((f) => gateOfEvery([f]));
+    const kindsGate = gates.find((g) => g.kinds !== undefined)?.kinds;
+    const namespacesGate = gates.find((g) => g.namespaces !== undefined)?.namespaces;
+    const namesGate = gates.find((g) => g.names !== undefined)?.names;
     return {
       mode: "all",
       filters: b.all.map(filterOf),
       kinds: sets.find((k) => k !== undefined),
       operations: ops.find((o) => o !== undefined),
+      gate: {
+        ...(kindsGate !== undefined ? { kinds: kindsGate } : {}),
+        ...(namespacesGate !== undefined ? { namespaces: namespacesGate } : {}),
+        ...(namesGate !== undefined ? { names: namesGate } : {}),
+      },
     };
   }
-  return { mode: "legacy", filters: [filterOf(b)], kinds: kindsOfEvery([b]), operations: opsOfEvery([b]) };
+  return {
+    mode: "legacy",
+    filters: [filterOf(b)],
+    kinds: kindsOfEvery([b]),
+    operations: opsOfEvery([b]),
+    gate: gateOfEvery([b]),
+  };
+}
+
+/**
+ * What each of the filters requires, joined: a request one of them selects meets the joined
+ * condition. A criterion some filter does not write is left out (that filter asks nothing of it).
+ */
+function gateOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): MatchGate {
+  const descriptions = filters.map((f) => ("resources" in f ? f.resources : undefined) ?? {});
+  const kinds = descriptions.map((rd) => rd.kinds ?? []);
+  const namespaces = descriptions.map((rd) => rd.namespaces ?? []);
+  const names = descriptions.map((rd) => namePatterns(rd.name, rd.names));
+  const everyWrites = (lists: readonly (readonly string[])[]): boolean => lists.every((l) => l.length > 0);
+  const gate: { -readonly [K in keyof MatchGate]: MatchGate[K] } = {};
+  if (everyWrites(kinds)) {
+    const selects = kinds.map(kindSelects);
+    gate.kinds = (gvk, subresource) => selects.some((s) => s(gvk, subresource));
+  }
+  if (everyWrites(namespaces)) gate.namespaces = [...new Set(namespaces.flat())];
+  if (everyWrites(names)) gate.names = [...new Set(names.flat())];
+  return gate;
+}
+
+/** A filter's name patterns: `names` and `name` must both hold when both are written, so either list is a condition. */
+function namePatterns(name: string | undefined, names: readonly string[] | undefined): readonly string[] {
+  if (names != null && names.length > 0) return names;
+  return name != null && name !== "" ? [name] : [];
 }
 
 /** The operations the filters name, or undefined when one filter names none (it selects any operation). */
@@ -85,6 +134,7 @@ export function compileMatch(rule: Pick<Rule, "match" | "exclude">): CompiledMat
   return {
     kinds: match.kinds,
     operations: match.operations,
+    gate: match.gate,
     matches(req: MatchRequest): boolean {
       if (match.kinds !== undefined && !includes(match.kinds, req.gvk.kind)) return false;
       if (req.policyNamespace !== "" && req.policyNamespace !== resourceNamespace(req.resource)) return false;

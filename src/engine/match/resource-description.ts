@@ -3,6 +3,7 @@
  * Within one description every written attribute must hold (AND); list attributes are OR lists.
  */
 import type { LabelSelector, ResourceDescription } from "../api/policy.js";
+import type { GroupVersionKind, Resource } from "../api/resource.js";
 import {
   resourceAnnotations,
   resourceGenerateName,
@@ -41,22 +42,12 @@ export function compileResourceChecks(rd: ResourceDescription): NamedCheck[] {
   const kinds = rd.kinds ?? [];
   if (kinds.length > 0) push("kinds", kindCheck(kinds));
   const name = rd.name ?? "";
-  if (name !== "") push("name", ({ req }) => wildcardMatch(name, nameOf(req.resource)));
+  if (name !== "") push("name", ({ req }) => wildcardMatch(name, matchedName(req.resource)));
   const names = rd.names ?? [];
-  if (names.length > 0) {
-    push("names", ({ req }) => {
-      const actual = nameOf(req.resource);
-      return names.some((n) => wildcardMatch(n, actual));
-    });
-  }
+  if (names.length > 0) push("names", ({ req }) => anyPatternMatches(names, matchedName(req.resource)));
   const namespaces = rd.namespaces ?? [];
-  if (namespaces.length > 0) {
-    push("namespaces", ({ req }) => {
-      const r = req.resource;
-      const ns = resourceKind(r) === "Namespace" ? resourceName(r) : resourceNamespace(r);
-      return namespaces.some((p) => wildcardMatch(p, ns));
-    });
-  }
+  if (namespaces.length > 0)
+    push("namespaces", ({ req }) => anyPatternMatches(namespaces, matchedNamespace(req.resource)));
   const annotations = rd.annotations ?? {};
   if (Object.keys(annotations).length > 0) push("annotations", annotationCheck(annotations));
   if (rd.selector != null) push("selector", selectorCheck(rd.selector));
@@ -67,6 +58,12 @@ export function compileResourceChecks(rd: ResourceDescription): NamedCheck[] {
 }
 
 function kindCheck(kinds: readonly string[]): Check {
+  const selects = kindSelects(kinds);
+  return ({ req }) => selects(req.gvk, req.subresource);
+}
+
+/** Whether `kinds` as written select a request's group/version/kind and subresource. */
+export function kindSelects(kinds: readonly string[]): (gvk: GroupVersionKind, subresource: string) => boolean {
   const parsed = kinds.map(parseKindSelector);
   const selectors = parsed.map(compileKindSelector);
   // Bare kind names (`Pod`): any group and version, no subresource. A request without a
@@ -76,14 +73,24 @@ function kindCheck(kinds: readonly string[]): Check {
       .filter((p) => p.group === "*" && p.version === "*" && p.subresource === "" && !hasWildcard(p.kind))
       .map((p) => p.kind),
   );
-  return ({ req }) =>
-    (req.subresource === "" && bare.has(req.gvk.kind)) || selectors.some((s) => s(req.gvk, req.subresource));
+  return (gvk, subresource) => (subresource === "" && bare.has(gvk.kind)) || selectors.some((s) => s(gvk, subresource));
 }
 
-/** The name used for matching: metadata.name, or generateName when the object has no name yet. */
-function nameOf(resource: Parameters<typeof resourceName>[0]): string {
+/** Whether one of the wildcard patterns matches `value` (`names`, `namespaces`). */
+export function anyPatternMatches(patterns: readonly string[], value: string): boolean {
+  for (const p of patterns) if (wildcardMatch(p, value)) return true;
+  return false;
+}
+
+/** The name `name`/`names` match: metadata.name, or generateName when the object has no name yet. */
+export function matchedName(resource: Resource): string {
   const n = resourceName(resource);
   return n !== "" ? n : resourceGenerateName(resource);
+}
+
+/** The namespace `namespaces` match: a Namespace's own name, else the object's namespace ("" when cluster-scoped). */
+export function matchedNamespace(resource: Resource): string {
+  return resourceKind(resource) === "Namespace" ? resourceName(resource) : resourceNamespace(resource);
 }
 
 function annotationCheck(expected: Readonly<Record<string, string>>): Check {

@@ -58,8 +58,24 @@ export interface CompiledMatch {
    * it: a request of another operation is not matched. undefined (or absent): any operation may match.
    */
   readonly operations?: readonly string[] | undefined;
+  /** What the match requires of any request it selects, by the request's own facts (the candidate index). */
+  readonly gate?: MatchGate;
   /** Why `matches` decides as it does: the clause that decided (built only when asked, engine/explain). */
   explain(req: MatchRequest): MatchDecision;
+}
+
+/**
+ * Conditions a request must meet for a rule's match to select it, each written in every filter that
+ * decides the match (match.any: each filter, the lists joined; match.all: one filter). A request
+ * failing one is not matched, whatever else the rule says; an absent field asks nothing.
+ */
+export interface MatchGate {
+  /** `kinds` as written: the request's group/version/kind and subresource. */
+  readonly kinds?: (gvk: GroupVersionKind, subresource: string) => boolean;
+  /** `namespaces` patterns, against a Namespace's own name or the object's namespace. */
+  readonly namespaces?: readonly string[];
+  /** `names` (or `name`) patterns, against the name or, with none yet, the generateName. */
+  readonly names?: readonly string[];
 }
 
 /** A match/exclude decision with the clause that decided it, e.g. `match.any[1] selected it`. */

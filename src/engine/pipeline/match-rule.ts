@@ -1,5 +1,11 @@
 /** One rule's match/exclude against the resource a request carries (user info is ignored in background scans). */
-import { parseApiVersion, resourceApiVersion, resourceKind, type Resource } from "../api/resource.js";
+import {
+  parseApiVersion,
+  resourceApiVersion,
+  resourceKind,
+  type GroupVersionKind,
+  type Resource,
+} from "../api/resource.js";
 import type { CompiledMatch, MatchRequest } from "../match/index.js";
 import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
 import type { PreparedRequest } from "./prepared-request.js";
@@ -8,7 +14,7 @@ import type { PreparedRequest } from "./prepared-request.js";
 export function matchRequestFor(policy: CompiledPolicy, subject: Resource, prepared: PreparedRequest): MatchRequest {
   const request = prepared.request;
   const operation = prepared.operation;
-  const gvk = request.matchKind ?? ownKind(subject);
+  const gvk = matchedKind(prepared, subject);
   const subresource = request.subresource ?? "";
   const userInfo = request.background === true ? undefined : request.userInfo;
   // Two literals rather than a conditional spread, which V8 builds on a slow path.
@@ -32,7 +38,12 @@ export function matchRequestFor(policy: CompiledPolicy, subject: Resource, prepa
       };
 }
 
-function ownKind(subject: Resource): { group: string; version: string; kind: string } {
+/** The group/version/kind rules match a request's subject as: the request's matchKind, else the subject's own. */
+export function matchedKind(prepared: PreparedRequest, subject: Resource = prepared.subject): GroupVersionKind {
+  return prepared.request.matchKind ?? ownKind(subject);
+}
+
+function ownKind(subject: Resource): GroupVersionKind {
   const gv = parseApiVersion(resourceApiVersion(subject));
   return { group: gv.group, version: gv.version, kind: resourceKind(subject) };
 }

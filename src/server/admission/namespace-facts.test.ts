@@ -167,6 +167,32 @@ describe("namespace labels the cluster facts do not know", () => {
     }
   });
 
+  test("a rule whose namespaces or names patterns rule the request out needs no labels, with the candidate index or without", () => {
+    const gated = (name: string, resources: JsonObject): JsonObject =>
+      clusterPolicy(
+        name,
+        [
+          {
+            name: "team",
+            match: { any: [{ resources: { kinds: ["Pod"], namespaceSelector: production, ...resources } }] },
+            validate: { message: "team", pattern: { metadata: { labels: { team: "?*" } } } },
+          },
+        ],
+        { validationFailureAction: "Enforce" },
+      );
+    for (const indexCandidates of [true, false]) {
+      // The review's Pod is "web" in prod-2, a namespace the facts do not know.
+      assert.equal(run(gated("ns", { namespaces: ["staging-*"] }), "prod-2", { indexCandidates }).allowed, true);
+      assert.equal(run(gated("names", { names: ["db-*"] }), "prod-2", { indexCandidates }).allowed, true);
+      // Patterns the request meets leave the labels to decide: an error names them.
+      for (const resources of [{ namespaces: ["prod-*"] }, { names: ["we?"] }])
+        assert.match(
+          run(gated("met", resources), "prod-2", { indexCandidates }).message,
+          /namespace "prod-2" is not in the cluster facts/,
+        );
+    }
+  });
+
   test("the other rules of the policy are still evaluated", () => {
     const policy = clusterPolicy(
       "two-rules",

@@ -199,7 +199,8 @@ function buildMutatePlan(all: readonly CompiledPolicy[], webhook: WebhookSelecto
     if (verify.rules.length > 0) verifying.push(verify);
   }
   const policies = [...mutating, ...verifying];
-  return { policies, index: indexPolicies(policies) };
+  // Each policy matches the object the ones before it patched (a name could be set on the way).
+  return { policies, index: indexPolicies(policies, { patched: true }) };
 }
 
 function buildGeneratePlan(all: readonly CompiledPolicy[], webhook: WebhookSelector | undefined): IndexedPlan {
