@@ -35,7 +35,7 @@ export interface CandidateIndex {
   candidates(prepared: PreparedRequest): CandidateMask;
 }
 
-export interface IndexOptions {
+interface IndexOptions {
   /**
    * Whether the policies match a subject the ones before them may have patched (the mutating
    * webhook's list): a mutation could name an object that had only a generateName, so the index
