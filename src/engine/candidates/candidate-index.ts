@@ -17,10 +17,10 @@
 import type { GroupVersionKind } from "../api/resource.js";
 import { resourceNamespace } from "../api/resource.js";
 import { anyPatternMatches, matchedName, matchedNamespace } from "../match/resource-description.js";
-import type { MatchGate } from "../match/types.js";
+import type { CompiledMatch } from "../match/types.js";
 import { matchedKind } from "../pipeline/match-rule.js";
 import type { PreparedRequest } from "../pipeline/prepared-request.js";
-import type { CompiledPolicy, CompiledRule } from "../policy/compiled-policy.js";
+import type { CompiledPolicy } from "../policy/compiled-policy.js";
 
 /** Distinct request keys remembered per index; past this, masks are worked out per review. */
 const MAX_REMEMBERED = 4096;
@@ -44,11 +44,8 @@ interface IndexOptions {
   readonly patched: boolean;
 }
 
-/** What a rule's matcher requires of a request before anything else; absent fields: anything. */
-interface RuleGate extends MatchGate {
-  readonly kindNames: readonly string[] | undefined;
-  readonly operations: readonly string[] | undefined;
-}
+/** What a rule's matcher requires of a request before anything else (its literal kinds and operations, its gate); absent: anything. */
+type RuleGate = Pick<CompiledMatch, "kinds" | "operations" | "gate">;
 
 /** A policy's gates: `always` for a policy the index cannot narrow. */
 type PolicyGate =
@@ -57,11 +54,7 @@ type PolicyGate =
 
 function gateOf(policy: CompiledPolicy): PolicyGate {
   if (policy.language !== "kyverno") return { always: true };
-  return { always: false, namespace: policy.namespace, rules: policy.rules.map(ruleGate) };
-}
-
-function ruleGate(rule: CompiledRule): RuleGate {
-  return { ...rule.matcher.gate, kindNames: rule.matcher.kinds, operations: rule.matcher.operations };
+  return { always: false, namespace: policy.namespace, rules: policy.rules.map((r) => r.matcher) };
 }
 
 /** The facts of a request the index decides on: what the rules' matchers see (pipeline/match-rule.ts matchRequestFor). */
@@ -91,12 +84,7 @@ export function requestFacts(prepared: PreparedRequest, patched = false): Reques
  * Whether a rule's match can select a request with these facts (its kinds, operations and
  * namespaces); its names are asked apart (`nameAdmits`), since a name is no part of a remembered key.
  */
-export function ruleAdmits(
-  rule: { readonly kinds?: readonly string[] | undefined; readonly operations?: readonly string[] | undefined } & {
-    readonly gate?: MatchGate | undefined;
-  },
-  facts: RequestFacts,
-): boolean {
+export function ruleAdmits(rule: RuleGate, facts: RequestFacts): boolean {
   const gate = rule.gate;
   return (
     (rule.kinds === undefined || rule.kinds.includes(facts.gvk.kind)) &&
@@ -109,7 +97,7 @@ export function ruleAdmits(
 }
 
 /** Whether a rule's match can select a subject of this name (`names`/`name` patterns). */
-export function nameAdmits(rule: { readonly gate?: MatchGate | undefined }, name: string): boolean {
+export function nameAdmits(rule: RuleGate, name: string): boolean {
   const names = rule.gate?.names;
   return names === undefined || anyPatternMatches(names, name);
 }
@@ -129,7 +117,7 @@ export function indexPolicies(
   const gates = policies.map(gateOf);
   // The namespace is part of the key only where a namespaced Policy or a `namespaces` pattern reads it.
   const byNamespace = gates.some(
-    (g) => !g.always && (g.namespace !== "" || (!o.patched && g.rules.some((r) => r.namespaces !== undefined))),
+    (g) => !g.always && (g.namespace !== "" || (!o.patched && g.rules.some((r) => r.gate?.namespaces !== undefined))),
   );
   const remembered = new Map<string, Remembered>();
   const work = (facts: RequestFacts): Remembered => {
@@ -143,10 +131,10 @@ export function indexPolicies(
       }
       // A namespaced Policy only matches resources of its own namespace (match-rule.ts).
       if (gate.namespace !== "" && gate.namespace !== facts.namespace) continue;
-      const admitted = gate.rules.filter((r) => ruleAdmitsGate(r, facts));
+      const admitted = gate.rules.filter((r) => ruleAdmits(r, facts));
       if (admitted.length === 0) continue;
       mask[i] = 1;
-      if (!o.patched && admitted.every((r) => r.names !== undefined)) byName.push(i);
+      if (!o.patched && admitted.every((r) => r.gate?.names !== undefined)) byName.push(i);
     }
     return { mask, byName };
   };
@@ -168,10 +156,6 @@ export function indexPolicies(
   };
 }
 
-function ruleAdmitsGate(r: RuleGate, facts: RequestFacts): boolean {
-  return ruleAdmits({ kinds: r.kindNames, operations: r.operations, gate: r }, facts);
-}
-
 /** The key's mask less the policies none of whose admitted rules names the subject (a copy, when any is left out). */
 function withoutOtherNames(
   found: Remembered,
@@ -182,7 +166,7 @@ function withoutOtherNames(
   for (const i of found.byName) {
     const gate = gates[i] as PolicyGate;
     if (gate.always) continue;
-    if (gate.rules.some((r) => ruleAdmitsGate(r, o.facts) && nameAdmits({ gate: r }, o.name))) continue;
+    if (gate.rules.some((r) => ruleAdmits(r, o.facts) && nameAdmits(r, o.name))) continue;
     if (mask === found.mask) mask = Uint8Array.from(found.mask);
     mask[i] = 0;
   }
