@@ -62,7 +62,7 @@ class Compiled implements CompiledExpression {
   }
 
   search(data: JsonValue, ctx: FunctionContext): JsonValue {
-    const st = new EvalState(ctx.ports, this.limits);
+    const st = new EvalState(ctx.ports, this.limits, ctx.memo);
     let out: Outcome;
     try {
       out = this.evaluate(data, st);

@@ -9,6 +9,7 @@ import type { EnginePorts } from "../ports.js";
 import { charge as chargeInterrupt } from "../interrupt/index.js";
 import { limitError, unknownKeyError } from "./errors.js";
 import type { EvaluationBudget, ExpressionRef, FunctionContext } from "./types.js";
+import type { FunctionMemo } from "./function-memo.js";
 
 /** Marks a field access that hit a missing map key; the key is in `EvalState.missingKey`. */
 export const MISSING: unique symbol = Symbol("jmespath.missing");
@@ -44,6 +45,7 @@ export class EvalState implements FunctionContext, EvaluationBudget {
   constructor(
     readonly ports: EnginePorts,
     limits: StateLimits,
+    readonly memo?: FunctionMemo,
   ) {
     this.maxSteps = limits.maxSteps;
     this.maxStringLength = limits.maxStringLength;

@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from "../api/json.js";
 import type { EnginePorts } from "../ports.js";
+import type { FunctionMemo } from "./function-memo.js";
 
 /** Argument and return types, as `kyverno jp function` prints them. */
 export type JmesType =
@@ -34,6 +35,8 @@ export interface FunctionContext {
    * charges its work here, so hostile input hits the evaluation limit instead of exhausting memory.
    */
   readonly budget?: EvaluationBudget;
+  /** Answers of functions of their text alone, kept for the request being evaluated (function-memo.ts); none: computed each time. */
+  readonly memo?: FunctionMemo | undefined;
 }
 
 /** The evaluation budget of one `search`. `charge` throws `JmesPathError` kind "limit" when spent. */

@@ -16,6 +16,8 @@ import {
   type CompiledException,
 } from "../exceptions/index.js";
 import { isCelException } from "../exceptions/cel/index.js";
+import { FunctionMemo } from "../jmespath/function-memo.js";
+import type { FunctionContext } from "../jmespath/types.js";
 import type { PreparedRequest } from "./prepared-request.js";
 import type { EngineEnv, EngineRequest } from "./types.js";
 
@@ -88,13 +90,23 @@ export function startScope(run: RuleRun): SubstitutionScope {
   return {
     data,
     jmespath: env.jmespath,
-    fnctx: env.fnctx,
+    fnctx: requestFunctions(run),
     cache: policy.cache,
     operation,
     policyNamespace: policy.namespace,
     ...(foreachValues !== undefined ? { foreachValues } : {}),
     ...(shared !== undefined ? { shared } : {}),
   };
+}
+
+const REQUEST_FUNCTIONS = Symbol("rule-scope.request-functions");
+
+/**
+ * The JMESPath function context of the run's request: the engine's, with a memo of the answers of
+ * functions of their text alone (jmespath/function-memo.ts) that lives as long as the prepared request.
+ */
+function requestFunctions(run: RuleRun): FunctionContext {
+  return run.request.derived(REQUEST_FUNCTIONS, () => ({ ...run.env.fnctx, memo: new FunctionMemo() }));
 }
 
 /**
@@ -124,7 +136,7 @@ export function exceptionsFor(run: RuleRun): CompiledException[] {
   const scope: SubstitutionScope = {
     data: base,
     jmespath: env.jmespath,
-    fnctx: env.fnctx,
+    fnctx: requestFunctions(run),
     cache: policy.cache,
     operation,
   };

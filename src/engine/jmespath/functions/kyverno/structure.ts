@@ -1,6 +1,7 @@
 /** Parsing and structure functions: parse_json, parse_yaml, lookup, items, object_from_lists, label_match. */
 import { isObject, type JsonObject, type JsonValue } from "../../../api/json.js";
-import type { FunctionDef } from "../../types.js";
+import type { FunctionContext, FunctionDef } from "../../types.js";
+import type { MemoAnswer } from "../../function-memo.js";
 import { jsonArg, stringArg } from "./args.js";
 import { charge } from "./budget.js";
 import { argumentTypeError, goError } from "./errors.js";
@@ -11,6 +12,22 @@ import { compareCodePoints as compareStrings } from "../../../go/strings.js";
 import { goInterfaceEqual } from "../../../go/interface-equal.js";
 import { ifaceToString } from "./go-text.js";
 import { parseGoYaml } from "./go-yaml.js";
+
+/**
+ * The value of a function of its text alone: the request's kept answer when the evaluation has a memo
+ * (function-memo.ts), else computed here; an error answer is thrown as the function's own error.
+ */
+function answered(
+  ctx: FunctionContext,
+  name: string,
+  text: string,
+  compute: (text: string, units: (n: number) => void) => MemoAnswer,
+): JsonValue {
+  const units = (n: number): void => charge(ctx, n);
+  const r = ctx.memo !== undefined ? ctx.memo.answer(name, text, units, (u) => compute(text, u)) : compute(text, units);
+  if (!r.ok) throw goError(r.error);
+  return r.value;
+}
 
 /** Kyverno's `intNumber`: a float that is exactly an int, or the reason it is not. */
 function intIndex(n: number): number | string {
@@ -32,27 +49,24 @@ export const structureFunctions: readonly FunctionDef[] = [
     args: [{ types: ["string"] }],
     returns: "any",
     description: "decodes a valid JSON encoded string to the appropriate type. Opposite of `to_string` function",
-    call: (args, ctx) => {
-      const text = stringArg("parse_json", args, 0);
-      charge(ctx, text.length);
-      try {
-        return goJsonUnmarshal(text);
-      } catch (e) {
-        if (e instanceof GoJsonDecodeError) throw goError(e.message);
-        throw e;
-      }
-    },
+    call: (args, ctx) =>
+      answered(ctx, "parse_json", stringArg("parse_json", args, 0), (text, units) => {
+        units(text.length);
+        try {
+          return { ok: true, value: goJsonUnmarshal(text) };
+        } catch (e) {
+          if (e instanceof GoJsonDecodeError) return { ok: false, error: e.message };
+          throw e;
+        }
+      }),
   },
   {
     name: "parse_yaml",
     args: [{ types: ["string"] }],
     returns: "any",
     description: "decodes a valid YAML encoded string to the appropriate type provided it can be represented as JSON",
-    call: (args, ctx) => {
-      const r = parseGoYaml(stringArg("parse_yaml", args, 0), (units) => charge(ctx, units));
-      if (!r.ok) throw goError(r.error);
-      return r.value;
-    },
+    call: (args, ctx) =>
+      answered(ctx, "parse_yaml", stringArg("parse_yaml", args, 0), (text, units) => parseGoYaml(text, units)),
   },
   {
     name: "lookup",
