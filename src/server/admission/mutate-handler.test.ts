@@ -75,6 +75,48 @@ describe("mutate", () => {
     const labels = ((applied(object, response) as JsonObject)["metadata"] as JsonObject)["labels"];
     assert.deepEqual(labels, { team: "red", tier: "red" });
   });
+  test("a policy that patches nothing passes the object on unchanged; the next one matches, reads and patches the latest object", () => {
+    const object = pod({ name: "nginx" });
+    // Each rule reads what the one before left: a selector, a precondition on request.object, a JMESPath of it.
+    const onlyWeb = clusterPolicy("only-web", [
+      {
+        name: "mark-web",
+        match: { any: [{ resources: { kinds: ["Pod"], selector: { matchLabels: { tier: "web" } } } }] },
+        preconditions: {
+          all: [{ key: "{{ request.object.metadata.labels.team || '' }}", operator: "Equals", value: "red" }],
+        },
+        mutate: {
+          patchStrategicMerge: { metadata: { annotations: { web: "{{ request.object.metadata.labels.tier }}" } } },
+        },
+      },
+    ]);
+    const { response } = run(
+      {
+        policies: [
+          clusterPolicy("no-op", [
+            {
+              name: "other-pods",
+              match: { any: [{ resources: { kinds: ["Pod"] } }] },
+              preconditions: {
+                all: [{ key: "{{ request.object.metadata.name }}", operator: "Equals", value: "other" }],
+              },
+              mutate: { patchStrategicMerge: { metadata: { labels: { x: "1" } } } },
+            },
+          ]),
+          onlyWeb,
+          addLabel("set-team", "team", "red"),
+          onlyWeb,
+          addLabel("set-tier", "tier", "web"),
+          addLabel("again-tier", "tier", "web"),
+          onlyWeb,
+        ].map((p, i) => ({ ...p, metadata: { name: `p${i}` } })),
+      },
+      reviewOf(object),
+    );
+    const metadata = (applied(object, response) as JsonObject)["metadata"] as JsonObject;
+    assert.deepEqual(metadata["labels"], { team: "red", tier: "web" });
+    assert.deepEqual(metadata["annotations"], { web: "web" });
+  });
   test("nothing to change: allowed with no patch", () => {
     const object = pod({ name: "nginx", labels: { env: "prod" } });
     const { response } = run({ policies: [addLabel("add-env", "env", "prod")] }, reviewOf(object));

@@ -22,6 +22,7 @@ import {
   isInterruption,
   jsonEqual,
   type PolicyResponse,
+  type PreparedRequest,
   readsTypedKinds,
   reinvokedIfNeeded,
   type Resource,
@@ -138,6 +139,17 @@ function mutateReview(
   const interruption = new ReviewInterruption(deps.now, deadline.at, inlineChecks);
   const original = subject.engineRequest.resource;
   let current: Resource = original;
+  /**
+   * The request with the object as the policies so far left it, prepared once per object: a policy
+   * that patched nothing hands the next one the same preparation (its base context, depth check,
+   * match decisions and memos), as the validating webhook shares one across its policies.
+   */
+  let preparedAt = { resource: original, request: prepared };
+  const preparedCurrent = (): PreparedRequest => {
+    if (preparedAt.resource !== current)
+      preparedAt = { resource: current, request: deps.engine.prepare({ ...subject.engineRequest, resource: current }) };
+    return preparedAt.request;
+  };
   const responses: PolicyResponse[] = [];
   /** Each IfNeeded MutatingPolicy that ran, with the object as it left it. */
   const after = new Map<string, Resource>();
@@ -226,7 +238,7 @@ function mutateReview(
       try {
         response = evaluateSafely(policy, current, "Mutation", () =>
           withNamespaceFacts(policy, facts, "Mutation", (p) =>
-            deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, deadlineOnly),
+            deps.engine.mutate(p, preparedCurrent(), undefined, deadlineOnly),
           ),
         );
       } catch (e) {
@@ -248,7 +260,7 @@ function mutateReview(
       try {
         response = evaluateSafely(policy, current, "Mutation", () =>
           withNamespaceFacts(policy, facts, "Mutation", (p) =>
-            deps.engine.mutate(p, { ...subject.engineRequest, resource: current }, undefined, interruption),
+            deps.engine.mutate(p, preparedCurrent(), undefined, interruption),
           ),
         );
       } catch (e) {
