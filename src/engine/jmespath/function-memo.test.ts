@@ -108,6 +108,28 @@ describe("FunctionMemo", () => {
     assert.equal(computed, 4);
   });
 
+  test("answers that cost more than the memo's budget of units are computed each time; cheaper ones are still kept", () => {
+    const memo = new FunctionMemo();
+    let computed = 0;
+    const ask = (text: string, units: number): MemoAnswer =>
+      memo.answer(
+        "parse_yaml",
+        text,
+        () => undefined,
+        (charge) => {
+          computed++;
+          charge(units);
+          return { ok: true, value: text };
+        },
+      );
+    ask("huge", 1 << 19);
+    ask("huge", 1 << 19);
+    assert.equal(computed, 2);
+    ask("small", 10);
+    ask("small", 10);
+    assert.equal(computed, 3);
+  });
+
   test("a request keeps at most 64 answers; past that, each is computed when asked", () => {
     const memo = new FunctionMemo();
     let computed = 0;

@@ -22,13 +22,19 @@ interface Kept {
   readonly units: number;
 }
 
-/** At most this many answers per request, and this much text in their keys; past either, answers are computed each time. */
+/**
+ * At most this many answers per request, this much text in their keys, and answers that cost this
+ * many budget units together (what a value holds grows with what its parse charged); past any of
+ * them, answers are computed each time.
+ */
 const MAX_ENTRIES = 64;
 const MAX_TEXT = 1 << 20;
+const MAX_UNITS = 1 << 18;
 
 export class FunctionMemo {
   readonly #kept = new Map<string, Kept>();
   #text = 0;
+  #units = 0;
 
   /**
    * The answer of function `name` for `text`: the kept one (its units charged again), or `compute`'s,
@@ -52,9 +58,10 @@ export class FunctionMemo {
       units += n;
       charge(n);
     });
-    if (this.#kept.size < MAX_ENTRIES && this.#text + key.length <= MAX_TEXT) {
+    if (this.#kept.size < MAX_ENTRIES && this.#text + key.length <= MAX_TEXT && this.#units + units <= MAX_UNITS) {
       this.#kept.set(key, { answer: handedOut(answer), units });
       this.#text += key.length;
+      this.#units += units;
     }
     return answer;
   }
