@@ -356,6 +356,41 @@ describe("mutateAll: the net change as one JSON patch", () => {
     );
   });
 
+  test("a policy that patches nothing passes the object on; the next one matches and reads what the one before it patched", () => {
+    const noOp = compile(
+      clusterPolicy("no-op", [
+        {
+          name: "other-pods",
+          match: { any: [{ resources: { kinds: ["Pod"] } }] },
+          preconditions: { all: [{ key: "{{ request.object.metadata.name }}", operator: "Equals", value: "other" }] },
+          mutate: { patchStrategicMerge: { metadata: { labels: { x: "1" } } } },
+        },
+      ]),
+    );
+    const setTier = compile(clusterPolicy("set-tier", [labelRule("tier", { metadata: { labels: { tier: "web" } } })]));
+    const onlyWeb = compile(
+      clusterPolicy("only-web", [
+        {
+          name: "mark-web",
+          match: { any: [{ resources: { kinds: ["Pod"], selector: { matchLabels: { tier: "web" } } } }] },
+          mutate: {
+            patchStrategicMerge: { metadata: { annotations: { web: "{{ request.object.metadata.labels.tier }}" } } },
+          },
+        },
+      ]),
+    );
+    const out = engine.mutateAll([noOp, onlyWeb, setTier, noOp, onlyWeb], request(pod({ name: "web" })));
+    const metadata = out.patched["metadata"] as JsonObject;
+    assert.deepEqual(metadata["labels"], { tier: "web" });
+    assert.deepEqual(metadata["annotations"], { web: "web" });
+    assert.deepEqual(out.responses.map((r) => r.rules.map((x) => `${r.policy.name}/${x.rule}: ${x.status}`)).flat(), [
+      "no-op/other-pods: skip",
+      "set-tier/tier: pass",
+      "no-op/other-pods: skip",
+      "only-web/mark-web: pass",
+    ]);
+  });
+
   test("no change, no patch", () => {
     const p = compile(clusterPolicy("p", [labelRule("team", { metadata: { labels: { "+(team)": "bravo" } } })]));
     assert.deepEqual(engine.mutateAll([p], request(pod({ name: "x", labels: { team: "a" } }))).patch, []);

@@ -28,10 +28,13 @@ export function mutateRequest(
 ): MutationResult {
   const responses: PolicyResponse[] = [];
   let current = request.resource;
+  // Prepared once per object: a policy that patched nothing hands the next one the same preparation.
+  let prepared = new PreparedRequest(request);
   for (const policy of policies) {
     // The rules, not the head's phases: the mutating webhook's plan passes policies with their mutate-existing rules left out.
     if (!kyvernoCompiledRules(policy).some((r) => r.rule.mutate !== undefined)) continue;
-    const response = mutatePolicy(policy, new PreparedRequest({ ...request, resource: current }), env, existing);
+    if (prepared.request.resource !== current) prepared = new PreparedRequest({ ...request, resource: current });
+    const response = mutatePolicy(policy, prepared, env, existing);
     responses.push(response);
     current = response.patchedResource ?? current;
   }
