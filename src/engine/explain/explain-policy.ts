@@ -54,8 +54,7 @@ export function explainPolicy(
 ): PolicyExplanation {
   const { env, mutateInput } = run;
   const prepared = prepareRequest(request);
-  const mutateRequest =
-    mutateInput === undefined ? prepared : prepareRequest({ ...prepared.request, resource: mutateInput });
+  const mutateRequest = mutateInput === undefined ? prepared : prepared.withResource(mutateInput);
   const req = prepared.matchContext(policy).req;
   const head = policyMatchOf(policy);
   const phases = phasesOf(results, head.language === "kyverno");

@@ -9,7 +9,7 @@ import type { Resource } from "../api/resource.js";
 import { evaluationOf } from "../kinds/evaluation.js";
 import { createJsonPatch, type JsonPatchOp } from "../mutate/json-patch/index.js";
 import { isMutateExisting } from "../pipeline/mutate-policy.js";
-import { prepareRequest, type PreparedRequest } from "../pipeline/prepared-request.js";
+import type { PreparedRequest } from "../pipeline/prepared-request.js";
 import type { EngineEnv } from "../pipeline/types.js";
 import type { CompiledPolicy } from "../policy/compiled-policy.js";
 
@@ -25,7 +25,7 @@ export function rulePatches(
   const evaluation = evaluationOf(policy);
   let before: Resource = request.request.resource;
   for (const rule of mutating) {
-    const at = before === request.request.resource ? request : prepareRequest({ ...request.request, resource: before });
+    const at = request.withResource(before);
     const response = evaluation.mutate({ ...policy, rules: [rule] }, at, env);
     const after = response.patchedResource ?? before;
     if (!jsonEqual(before, after)) out.set(rule.name, patchBetween(before, after));

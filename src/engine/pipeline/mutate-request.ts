@@ -33,7 +33,7 @@ export function mutateRequest(
   for (const policy of policies) {
     // The rules, not the head's phases: the mutating webhook's plan passes policies with their mutate-existing rules left out.
     if (!kyvernoCompiledRules(policy).some((r) => r.rule.mutate !== undefined)) continue;
-    if (prepared.request.resource !== current) prepared = new PreparedRequest({ ...request, resource: current });
+    prepared = prepared.withResource(current);
     const response = mutatePolicy(policy, prepared, env, existing);
     responses.push(response);
     current = response.patchedResource ?? current;

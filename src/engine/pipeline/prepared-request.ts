@@ -86,6 +86,14 @@ export class PreparedRequest {
     return this.#tooDeep;
   }
 
+  /**
+   * This request with `resource` as its object: itself while the object is the same one (a policy
+   * that patched nothing), else a new preparation of the patched object.
+   */
+  withResource(resource: Resource): PreparedRequest {
+    return resource === this.request.resource ? this : new PreparedRequest({ ...this.request, resource });
+  }
+
   /** The match request of the subject for the policy's namespace, and its matchers' decisions so far. */
   matchContext(policy: CompiledPolicy): MatchContext {
     let ctx = this.#matches.get(policy.namespace);

@@ -144,12 +144,8 @@ function mutateReview(
    * that patched nothing hands the next one the same preparation (its base context, depth check,
    * match decisions and memos), as the validating webhook shares one across its policies.
    */
-  let preparedAt = { resource: original, request: prepared };
-  const preparedCurrent = (): PreparedRequest => {
-    if (preparedAt.resource !== current)
-      preparedAt = { resource: current, request: deps.engine.prepare({ ...subject.engineRequest, resource: current }) };
-    return preparedAt.request;
-  };
+  let preparedNow = prepared;
+  const preparedCurrent = (): PreparedRequest => (preparedNow = preparedNow.withResource(current));
   const responses: PolicyResponse[] = [];
   /** Each IfNeeded MutatingPolicy that ran, with the object as it left it. */
   const after = new Map<string, Resource>();
