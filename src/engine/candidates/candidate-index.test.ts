@@ -196,3 +196,53 @@ test("a subresource request reaches the policies whose kinds name that subresour
   ]);
   assert.ok(engine.validate(policies[1] as CompiledPolicy, prepared(pod(), "CONNECT", "exec")).rules.length > 0);
 });
+
+const labelled = (labels: Record<string, string>): JsonObject => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace: "default", labels },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+});
+
+test("a selector's keys rule a policy out for a subject without them; values, NotIn, DoesNotExist and wildcard keys do not", () => {
+  const sel = (selector: JsonObject): JsonObject => ({ resources: { kinds: ["Pod"], selector } });
+  const policies = [
+    clusterPolicy("app-web", { any: [sel({ matchLabels: { app: "web" } })] }),
+    clusterPolicy("tier-in", { any: [sel({ matchExpressions: [{ key: "tier", operator: "In", values: ["a"] }] })] }),
+    clusterPolicy("team-exists", {
+      resources: { kinds: ["Pod"], selector: { matchExpressions: [{ key: "team", operator: "Exists" }] } },
+    }),
+    clusterPolicy("app-or-tier", { any: [sel({ matchLabels: { app: "*" } }), sel({ matchLabels: { tier: "a" } })] }),
+    clusterPolicy("all-app-and-team", {
+      all: [sel({ matchLabels: { app: "web" } }), { resources: { selector: { matchLabels: { team: "x" } } } }],
+    }),
+    clusterPolicy("not-in", { any: [sel({ matchExpressions: [{ key: "app", operator: "NotIn", values: ["web"] }] })] }),
+    clusterPolicy("no-team", { any: [sel({ matchExpressions: [{ key: "team", operator: "DoesNotExist" }] })] }),
+    clusterPolicy("wildcard-key", { any: [sel({ matchLabels: { "app*": "web" } })] }),
+    clusterPolicy("app-or-any", { any: [sel({ matchLabels: { app: "web" } }), { resources: { kinds: ["Pod"] } }] }),
+  ];
+  const always = ["not-in", "no-team", "wildcard-key", "app-or-any"];
+  assert.deepEqual(kept(policies, labelled({})), always);
+  // The key is there but the value is not: kept (the selector's own check decides), and it gives no result.
+  assert.deepEqual(kept(policies, labelled({ app: "db" })), ["app-web", "app-or-tier", ...always]);
+  assert.deepEqual(kept(policies, labelled({ tier: "b" })), ["tier-in", "app-or-tier", ...always]);
+  assert.deepEqual(kept(policies, labelled({ team: "x" })), ["team-exists", ...always]);
+  assert.deepEqual(kept(policies, labelled({ app: "web", team: "x" })), [
+    "app-web",
+    "team-exists",
+    "app-or-tier",
+    "all-app-and-team",
+    ...always,
+  ]);
+  // The policies kept there do give results: the gate is the selector's own condition.
+  const request = prepared(labelled({ app: "web", team: "x" }));
+  for (const i of [0, 2, 3, 4]) assert.ok(engine.validate(policies[i] as CompiledPolicy, request).rules.length > 0);
+  // Labels change per review under one remembered key; a subject patched on the way is not ruled on.
+  const index = indexPolicies(policies);
+  assert.equal([...index.candidates(prepared(labelled({})))][0], 0);
+  assert.equal([...index.candidates(prepared(labelled({ app: "web" })))][0], 1);
+  assert.deepEqual(
+    kept(policies, labelled({}), "CREATE", { patched: true }),
+    policies.map((p) => p.name),
+  );
+});

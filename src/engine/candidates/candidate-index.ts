@@ -6,16 +6,16 @@
  * It is conservative: a policy is left out only when none of its rules can match, by facts of the
  * request alone that the rule's own matcher requires (match/match-rule.ts, `CompiledMatch.gate`): the
  * kinds its match names (group, version and subresource included), the operations it names, the
- * `namespaces` and `names` patterns it writes in every filter that decides it, and a namespaced
- * Policy's own namespace. Selectors, user info, exclude and every precondition stay evaluated by
- * the policy itself. Policies other than kyverno.io ones (their matching is their kind's own) are
+ * `namespaces` and `names` patterns and the label keys of the `selector` it writes in every filter
+ * that decides it, and a namespaced Policy's own namespace. Selectors' values, namespace selectors,
+ * user info, exclude and every precondition stay evaluated by the policy itself. Policies other than kyverno.io ones (their matching is their kind's own) are
  * always candidates. A policy left out would have given a response with no rule results.
  *
  * Autogen copies are rules of their policy with their controllers' kinds, so a Deployment reaches
  * the policies whose Pod rules were copied to it.
  */
 import type { GroupVersionKind } from "../api/resource.js";
-import { resourceNamespace } from "../api/resource.js";
+import { resourceLabels, resourceNamespace } from "../api/resource.js";
 import { anyPatternMatches, matchedName, matchedNamespace } from "../match/resource-description.js";
 import type { CompiledMatch } from "../match/types.js";
 import { matchedKind } from "../pipeline/match-rule.js";
@@ -38,8 +38,8 @@ export interface CandidateIndex {
 interface IndexOptions {
   /**
    * Whether the policies match a subject the ones before them may have patched (the mutating
-   * webhook's list): a mutation could name an object that had only a generateName, so the index
-   * then rules on neither `names` nor `namespaces` patterns.
+   * webhook's list): a mutation could name an object that had only a generateName, or label it, so
+   * the index then rules on neither `names` and `namespaces` patterns nor selector keys.
    */
   readonly patched: boolean;
 }
@@ -102,11 +102,22 @@ export function nameAdmits(rule: RuleGate, name: string): boolean {
   return names === undefined || anyPatternMatches(names, name);
 }
 
-/** A request key's mask, and the policies in it that also depend on the subject's name. */
+/** Whether a rule's match can select a subject with these labels (the keys its selectors require). */
+export function labelsAdmit(rule: RuleGate, labels: Readonly<Record<string, string>>): boolean {
+  const alternatives = rule.gate?.labelKeys;
+  return alternatives === undefined || alternatives.some((keys) => keys.every((k) => Object.hasOwn(labels, k)));
+}
+
+/** Whether a rule's gate asks about the subject itself (its name or its labels), which no remembered key holds. */
+function asksSubject(rule: RuleGate): boolean {
+  return rule.gate?.names !== undefined || rule.gate?.labelKeys !== undefined;
+}
+
+/** A request key's mask, and the policies in it that also depend on the subject's name or labels. */
 interface Remembered {
   readonly mask: CandidateMask;
-  /** Indexes of policies each of whose admitted rules writes name patterns. */
-  readonly byName: readonly number[];
+  /** Indexes of policies each of whose admitted rules writes name patterns or selector keys. */
+  readonly bySubject: readonly number[];
 }
 
 /** Builds the index of a policy list (at policy load: once per snapshot and webhook plan). */
@@ -122,7 +133,7 @@ export function indexPolicies(
   const remembered = new Map<string, Remembered>();
   const work = (facts: RequestFacts): Remembered => {
     const mask = new Uint8Array(gates.length);
-    const byName: number[] = [];
+    const bySubject: number[] = [];
     for (let i = 0; i < gates.length; i++) {
       const gate = gates[i] as PolicyGate;
       if (gate.always) {
@@ -134,9 +145,9 @@ export function indexPolicies(
       const admitted = gate.rules.filter((r) => ruleAdmits(r, facts));
       if (admitted.length === 0) continue;
       mask[i] = 1;
-      if (!o.patched && admitted.every((r) => r.gate?.names !== undefined)) byName.push(i);
+      if (!o.patched && admitted.every(asksSubject)) bySubject.push(i);
     }
-    return { mask, byName };
+    return { mask, bySubject };
   };
   return {
     policies,
@@ -150,23 +161,31 @@ export function indexPolicies(
         found = work(facts);
         if (remembered.size < MAX_REMEMBERED) remembered.set(key, found);
       }
-      if (found.byName.length === 0) return found.mask;
-      return withoutOtherNames(found, gates, { facts, name: matchedName(prepared.subject) });
+      if (found.bySubject.length === 0) return found.mask;
+      const subject = prepared.subject;
+      return withoutUnselected(found, gates, {
+        facts,
+        name: matchedName(subject),
+        labels: resourceLabels(subject),
+      });
     },
   };
 }
 
-/** The key's mask less the policies none of whose admitted rules names the subject (a copy, when any is left out). */
-function withoutOtherNames(
+/**
+ * The key's mask less the policies none of whose admitted rules can select the subject by its name
+ * and labels (a copy, when any is left out).
+ */
+function withoutUnselected(
   found: Remembered,
   gates: readonly PolicyGate[],
-  o: { readonly facts: RequestFacts; readonly name: string },
+  o: { readonly facts: RequestFacts; readonly name: string; readonly labels: Readonly<Record<string, string>> },
 ): CandidateMask {
   let mask = found.mask;
-  for (const i of found.byName) {
+  for (const i of found.bySubject) {
     const gate = gates[i] as PolicyGate;
     if (gate.always) continue;
-    if (gate.rules.some((r) => ruleAdmits(r, o.facts) && nameAdmits(r, o.name))) continue;
+    if (gate.rules.some((r) => ruleAdmits(r, o.facts) && nameAdmits(r, o.name) && labelsAdmit(r, o.labels))) continue;
     if (mask === found.mask) mask = Uint8Array.from(found.mask);
     mask[i] = 0;
   }

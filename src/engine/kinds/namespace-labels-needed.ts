@@ -6,7 +6,7 @@
  * - `rules` (kyverno.io): the rules of the phase that select by namespace labels (match, exclude or a
  *   failure-action override: match/namespace-labels.ts) and that the request's kind, operation and
  *   namespace leave undecided: a rule whose match cannot select the kind, subresource, operation,
- *   namespace or name the matcher sees, or of a namespaced Policy of another namespace, matches
+ *   namespace, name or labels (its selector's keys) the matcher sees, or of a namespaced Policy of another namespace, matches
  *   whatever the labels are not, and
  *   runs as usual. These are the candidate index's gates (candidates/candidate-index.ts), so a
  *   policy the index rules out needs no labels either, in any namespace.
@@ -16,9 +16,9 @@
  * - `none`: the request is decided without them.
  */
 import type { MatchRequest } from "../match/index.js";
-import { resourceNamespace } from "../api/resource.js";
+import { resourceLabels, resourceNamespace } from "../api/resource.js";
 import { matchedName } from "../match/resource-description.js";
-import { nameAdmits, requestFacts, ruleAdmits, type RequestFacts } from "../candidates/candidate-index.js";
+import { labelsAdmit, nameAdmits, requestFacts, ruleAdmits, type RequestFacts } from "../candidates/candidate-index.js";
 import type { RuleType } from "../api/rule-result.js";
 import type { CompiledConstraints } from "../cel/validating-policy/match-constraints.js";
 import type { CompiledBinding } from "../cel/admission-policy/index.js";
@@ -78,6 +78,8 @@ export function namespaceLabelsNeeded(
 interface Gate {
   readonly facts: RequestFacts;
   readonly name: string | undefined;
+  /** The subject's labels, asked of rules' selector keys; undefined for mutation. */
+  readonly labels: Readonly<Record<string, string>> | undefined;
   /** Whether the request is in the policy's namespace (always, for a cluster-wide policy). */
   readonly inPolicyNamespace: boolean;
 }
@@ -87,6 +89,7 @@ function gateOf(policy: CompiledPolicy, request: PreparedRequest, type: RuleType
   return {
     facts: requestFacts(request, type === "Mutation"),
     name: type === "Mutation" ? undefined : matchedName(request.subject),
+    labels: type === "Mutation" ? undefined : resourceLabels(request.subject),
     inPolicyNamespace: ns === "" || ns === resourceNamespace(request.subject),
   };
 }
@@ -132,7 +135,8 @@ function isBlind(r: CompiledRule, gate: Gate, type: RuleType): boolean {
     r.namespaceLabels !== undefined &&
     isOfPhase(r, type) &&
     ruleAdmits(r.matcher, gate.facts) &&
-    (gate.name === undefined || nameAdmits(r.matcher, gate.name))
+    (gate.name === undefined || nameAdmits(r.matcher, gate.name)) &&
+    (gate.labels === undefined || labelsAdmit(r.matcher, gate.labels))
   );
 }
 

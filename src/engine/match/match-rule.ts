@@ -5,7 +5,7 @@
  * (excluded only if all do) or the legacy exclude filter. A namespaced Policy only sees resources
  * of its own namespace.
  */
-import type { MatchResources, ResourceFilter, Rule } from "../api/policy.js";
+import type { LabelSelector, MatchResources, ResourceFilter, Rule } from "../api/policy.js";
 import { resourceNamespace } from "../api/resource.js";
 import { compileFilter, type CompiledFilter } from "./resource-filter.js";
 import { kindSelects } from "./resource-description.js";
@@ -49,6 +49,8 @@ function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
     const kindsGate = gates.find((g) => g.kinds !== undefined)?.kinds;
     const namespacesGate = gates.find((g) => g.namespaces !== undefined)?.namespaces;
     const namesGate = gates.find((g) => g.names !== undefined)?.names;
+    // Every filter must select, so the subject holds the keys each one's selector requires.
+    const keys = [...new Set(gates.flatMap((g) => g.labelKeys?.[0] ?? []))];
     return {
       mode: "all",
       filters: b.all.map(filterOf),
@@ -58,6 +60,7 @@ function compileBlock(block: MatchResources | null | undefined): CompiledBlock {
         ...(kindsGate !== undefined ? { kinds: kindsGate } : {}),
         ...(namespacesGate !== undefined ? { namespaces: namespacesGate } : {}),
         ...(namesGate !== undefined ? { names: namesGate } : {}),
+        ...(keys.length > 0 ? { labelKeys: [keys] } : {}),
       },
     };
   }
@@ -87,7 +90,25 @@ function gateOfEvery(filters: readonly (ResourceFilter | MatchResources)[]): Mat
   }
   if (everyWrites(namespaces)) gate.namespaces = [...new Set(namespaces.flat())];
   if (everyWrites(names)) gate.names = [...new Set(names.flat())];
+  const keys = descriptions.map((rd) => requiredLabelKeys(rd.selector));
+  if (everyWrites(keys)) gate.labelKeys = keys;
   return gate;
+}
+
+/**
+ * The label keys a `selector` cannot select a subject without: each literal `matchLabels` key
+ * (a wildcard value still needs the key: label-selector.ts) and each key of an `In` or `Exists`
+ * expression. A key with a wildcard is left out. A selector that does not build selects nothing,
+ * with the key or without it, so the keys it writes are needed all the same.
+ */
+function requiredLabelKeys(selector: LabelSelector | null | undefined): readonly string[] {
+  if (selector == null) return [];
+  const keys = new Set<string>();
+  for (const k of Object.keys(selector.matchLabels ?? {})) if (!hasWildcard(k)) keys.add(k);
+  for (const e of selector.matchExpressions ?? [])
+    if ((e.operator === "In" || e.operator === "Exists") && typeof e.key === "string" && !hasWildcard(e.key))
+      keys.add(e.key);
+  return [...keys];
 }
 
 /** A filter's name patterns: `names` and `name` must both hold when both are written, so either list is a condition. */

@@ -76,6 +76,11 @@ export interface MatchGate {
   readonly namespaces?: readonly string[];
   /** `names` (or `name`) patterns, against the name or, with none yet, the generateName. */
   readonly names?: readonly string[];
+  /**
+   * Label keys a `selector` requires (a literal `matchLabels` key; an `In` or `Exists` expression's
+   * key), as alternatives: the subject's labels hold every key of at least one of them.
+   */
+  readonly labelKeys?: readonly (readonly string[])[];
 }
 
 /** A match/exclude decision with the clause that decided it, e.g. `match.any[1] selected it`. */

@@ -35,11 +35,16 @@ const production = { matchLabels: { env: "production" } };
 function run(
   policy: JsonObject,
   namespace: string,
-  o: { readonly mode?: "fail" | "ignore"; readonly indexCandidates?: boolean } = {},
+  o: {
+    readonly mode?: "fail" | "ignore";
+    readonly indexCandidates?: boolean;
+    readonly labels?: Record<string, string>;
+  } = {},
 ): { allowed: boolean; message: string; warnings: readonly string[] } {
   const fake = fakeDeps({ policies: [policy] });
   const deps = { ...fake.deps, cluster: facts, indexCandidates: o.indexCandidates ?? true };
-  const result: HandlerResult = handleValidate(reviewOf(pod({ name: "web", namespace })), deps, o.mode ?? "fail");
+  const subject = pod({ name: "web", namespace, ...(o.labels !== undefined ? { labels: o.labels } : {}) });
+  const result: HandlerResult = handleValidate(reviewOf(subject), deps, o.mode ?? "fail");
   assert.equal(result.status, 200);
   const response = (
     result.body as { response: { allowed: boolean; status?: { message: string }; warnings?: readonly string[] } }
@@ -167,7 +172,7 @@ describe("namespace labels the cluster facts do not know", () => {
     }
   });
 
-  test("a rule whose namespaces or names patterns rule the request out needs no labels, with the candidate index or without", () => {
+  test("a rule whose namespaces or names patterns or selector keys rule the request out needs no labels, with the candidate index or without", () => {
     const gated = (name: string, resources: JsonObject): JsonObject =>
       clusterPolicy(
         name,
@@ -184,10 +189,12 @@ describe("namespace labels the cluster facts do not know", () => {
       // The review's Pod is "web" in prod-2, a namespace the facts do not know.
       assert.equal(run(gated("ns", { namespaces: ["staging-*"] }), "prod-2", { indexCandidates }).allowed, true);
       assert.equal(run(gated("names", { names: ["db-*"] }), "prod-2", { indexCandidates }).allowed, true);
+      const tierDb = { selector: { matchLabels: { tier: "db" } } };
+      assert.equal(run(gated("selector", tierDb), "prod-2", { indexCandidates }).allowed, true);
       // Patterns the request meets leave the labels to decide: an error names them.
-      for (const resources of [{ namespaces: ["prod-*"] }, { names: ["we?"] }])
+      for (const resources of [{ namespaces: ["prod-*"] }, { names: ["we?"] }, tierDb])
         assert.match(
-          run(gated("met", resources), "prod-2", { indexCandidates }).message,
+          run(gated("met", resources), "prod-2", { indexCandidates, labels: { tier: "db" } }).message,
           /namespace "prod-2" is not in the cluster facts/,
         );
     }
