@@ -21,6 +21,7 @@ import { type ClusterTypedKinds, createClusterTypedKinds } from "../../kube/open
 import { storeWithRetry } from "./store-update-request.js";
 import { Informer } from "../../kube/informer.js";
 import { describeKubeError } from "../../kube/cluster-reads.js";
+import { createEvent } from "../../kube/cleanup-calls.js";
 import { KubeClient, type RateLimit } from "../../kube/kube-client.js";
 import { resolveConnection } from "../../kube/kubeconfig.js";
 import { KindPaths } from "./kind-paths.js";
@@ -359,9 +360,8 @@ class UpdateRequestLoop {
   }
 
   private async writeEvent(event: JsonObject, policy: string): Promise<void> {
-    const ns = encodeURIComponent(String((event["metadata"] as { namespace: string }).namespace));
     try {
-      await this.client.sendJson("POST", `/apis/events.k8s.io/v1/namespaces/${ns}/events`, event);
+      await createEvent(this.client, event as JsonObject & { readonly metadata: JsonObject });
     } catch (e) {
       this.options.onLog("warn", "generate: cannot write the failure Event", { policy, error: describeKubeError(e) });
     }
