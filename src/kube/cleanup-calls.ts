@@ -58,6 +58,22 @@ export async function patchCleanupStatus(
   await client.sendJson("PATCH", path, { status }, { contentType: "application/merge-patch+json" });
 }
 
+/** Writes the series (count, last time) of an events.k8s.io/v1 Event Bylaw created, as a merge patch; throws the client's error (404: the Event is gone). */
+export async function patchEventSeries(
+  client: Writer,
+  event: JsonObject & { readonly metadata: JsonObject },
+  series: { readonly count: number; readonly lastObservedTime: string },
+): Promise<void> {
+  const ns = typeof event.metadata["namespace"] === "string" ? event.metadata["namespace"] : "default";
+  const name = typeof event.metadata["name"] === "string" ? encodeURIComponent(event.metadata["name"]) : "";
+  await client.sendJson(
+    "PATCH",
+    `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(ns)}/events/${name}`,
+    { series },
+    { contentType: "application/merge-patch+json", answer: "none" },
+  );
+}
+
 /** Creates an events.k8s.io/v1 Event (its namespace: the regarding object's, or `default` for a cluster-scoped one). */
 export async function createEvent(
   client: Writer,

@@ -7,6 +7,8 @@
  * - an Enforce failure: the request is denied, and the policy's Event says `(blocked)`;
  * - a mutation: PolicyApplied `… is successfully mutated` (with --omit-events=PolicySkipped);
  * - a dry run leaves no Event (the webhook declares sideEffects NoneOnDryRun);
+ * - isomorphic Events (same action, reason, controller, regarding and related) are one Event with
+ *   `series.count`, as client-go's recorder writes them for Kyverno;
  * - with exceptions on and --omit-events= : an excepted ConfigMap gets PolicySkipped on the
  *   PolicyException and on the policy; with --reports-controller the background scan of a failing
  *   ConfigMap writes kyverno-scan's PolicyViolation;
@@ -32,6 +34,23 @@ let cluster: Cluster | undefined;
 
 const current = (): Cluster => started(cluster);
 const ok = (args: readonly string[], input?: string): Promise<string> => kubectlOk(current(), args, input);
+
+/** An Audit ClusterPolicy with one rule per label, each requiring it of ConfigMaps labelled series=yes. */
+function requireLabels(name: string, labels: readonly string[]): unknown {
+  return {
+    apiVersion: "kyverno.io/v1",
+    kind: "ClusterPolicy",
+    metadata: { name },
+    spec: {
+      validationFailureAction: "Audit",
+      rules: labels.map((label) => ({
+        name: `check-${label}`,
+        match: { any: [{ resources: { kinds: ["ConfigMap"], selector: { matchLabels: { series: "yes" } } } }] },
+        validate: { message: `label ${label} is required`, pattern: { metadata: { labels: { [label]: "?*" } } } },
+      })),
+    },
+  };
+}
 
 const POLICIES = `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
@@ -72,6 +91,8 @@ spec:
           metadata:
             =(labels):
               =(forbidden): "!yes"
+---
+${JSON.stringify(requireLabels("require-app", ["app", "tier"]))}
 ---
 apiVersion: kyverno.io/v1
 kind: Policy
@@ -156,7 +177,7 @@ describe(
       await eventually("the policies Ready", 60_000, async () => {
         const out = await ok(["get", "clusterpolicy", "-o", "jsonpath={.items[*].status.conditions[*].status}"]);
         const states = out.trim().split(/\s+/);
-        return states.length >= 2 && states.every((x) => x === "True") ? true : undefined;
+        return states.length >= 3 && states.every((x) => x === "True") ? true : undefined;
       });
     });
 
@@ -212,6 +233,41 @@ describe(
         (await events("events-a", "PolicyViolation")).filter((e) => e.involvedObject?.name === "bad").length,
         0,
       );
+    });
+
+    test("isomorphic Events are one Event with a count: two failing rules give the ConfigMap and the policy one PolicyViolation each, series.count 2", async () => {
+      await ok(["create", "-f", "-"], JSON.stringify(configMap("twice", "events-a", { team: "a", series: "yes" })));
+      interface V1Event {
+        readonly reason?: string;
+        readonly note?: string;
+        readonly reportingController?: string;
+        readonly series?: { readonly count?: number; readonly lastObservedTime?: string };
+        readonly regarding?: { readonly name?: string };
+        readonly related?: { readonly name?: string };
+      }
+      const v1Events = async (namespace: string): Promise<V1Event[]> =>
+        (JSON.parse(await ok(["get", "events.events.k8s.io", "-n", namespace, "-o", "json"])) as { items: V1Event[] })
+          .items;
+      const onObject = await eventually("one Event with a count on ConfigMap twice", 30_000, async () => {
+        const mine = (await v1Events("events-a")).filter(
+          (e) => e.reason === "PolicyViolation" && e.regarding?.name === "twice",
+        );
+        return mine.length === 1 && mine[0]?.series?.count === 2 ? mine[0] : undefined;
+      });
+      // The note is the first rule's, as client-go keeps it (the note is no part of what makes Events one).
+      assert.match(
+        onObject.note ?? "",
+        /^policy require-app\/check-(app|tier) fail: validation error: label (app|tier) is required/,
+      );
+      assert.equal(onObject.reportingController, "kyverno-admission");
+      assert.match(onObject.series?.lastObservedTime ?? "", /^\d{4}-\d\d-\d\dT/);
+      const onPolicy = await eventually("one Event with a count on require-app", 30_000, async () => {
+        const mine = (await v1Events("default")).filter(
+          (e) => e.reason === "PolicyViolation" && e.regarding?.name === "require-app" && e.related?.name === "twice",
+        );
+        return mine.length === 1 && mine[0]?.series?.count === 2 ? mine : undefined;
+      });
+      assert.equal(onPolicy.length, 1);
     });
 
     test("a mutation: PolicyApplied on the Policy, in its namespace", async () => {

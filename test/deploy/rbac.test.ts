@@ -64,7 +64,7 @@ const EXPECTED: Record<keyof typeof COMPONENTS, { cluster: string[]; namespace: 
       "admissionregistration.k8s.io validatingwebhookconfigurations patch [bylaw-resource-mutating-webhook-cfg,bylaw-resource-validating-webhook-cfg,bylaw-policy-validating-webhook-cfg]",
       "authorization.k8s.io subjectaccessreviews create",
       // The policy-result Events of admission (kyverno-admission).
-      "events.k8s.io events create",
+      "events.k8s.io events create,patch",
       "wgpolicyk8s.io clusterpolicyreports get,create,update",
       "wgpolicyk8s.io policyreports get,create,update",
       "openreports.io clusterreports get,create,update",

@@ -52,7 +52,7 @@ interface EventInput {
 
 export function eventObject(input: EventInput): KubeEvent {
   const { regarding } = input;
-  const micro = new Date(input.now).toISOString().replace(/Z$/, "000Z");
+  const micro = microTime(input.now);
   return {
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
@@ -71,6 +71,11 @@ export function eventObject(input: EventInput): KubeEvent {
     regarding: refJson(regarding),
     ...(input.related !== undefined ? { related: refJson(input.related) } : {}),
   };
+}
+
+/** A MicroTime (RFC 3339 with microseconds) of milliseconds since the epoch. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/Z$/, "000Z");
 }
 
 let sequence = 0;

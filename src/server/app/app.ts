@@ -814,7 +814,7 @@ export async function startServe(
         await servers.close(o.graceSeconds * 1000);
         unwarm?.();
         await runner?.close();
-        events?.emitter.close();
+        events?.close();
         unbind();
         unfollow?.();
         live?.close();

@@ -8,6 +8,7 @@ import { Counter, type Registry } from "prom-client";
 import {
   backgroundAppliedEvents,
   eventComponents,
+  EventSeries,
   EventsEmitter,
   policyResultEvents,
   scanResultEvents,
@@ -16,7 +17,7 @@ import {
   type ObjectRef,
 } from "../../controllers/events/index.js";
 import type { CompiledPolicy, JsonObject, PolicyResponse } from "../../engine/index.js";
-import { createEvent } from "../../kube/cleanup-calls.js";
+import { createEvent, patchEventSeries } from "../../kube/cleanup-calls.js";
 import type { KubeClient } from "../../kube/kube-client.js";
 import type { ReviewedRequest } from "../admission/deps.js";
 import type { Logger } from "../logging/index.js";
@@ -30,6 +31,8 @@ export interface EventSettings {
 
 export interface ProcessEvents {
   readonly emitter: EventsEmitter;
+  /** Stops taking Events and the series' sweeps. */
+  close(): void;
   readonly components: EventComponents;
   /** Who reports now, as `controller`. */
   origin(controller: string): EventOrigin;
@@ -52,16 +55,18 @@ export function setUpEvents(o: {
     registers: [o.registry],
   });
   let lastWarn = 0;
+  const onError = (error: unknown): void => {
+    const now = Date.now();
+    if (now - lastWarn < 60_000) return;
+    lastWarn = now;
+    o.logger.warn({ error: String(error) }, "bylaw serve: the API server did not take an Event");
+  };
+  const { series, sweeps } = seriesOf(o.client, onError);
   const emitter = new EventsEmitter({
-    post: (event) => createEvent(o.client, event),
+    post: (event) => series.record(event),
     maxQueued: o.settings.maxQueued,
     onDrop: () => dropped.inc(),
-    onError: (error) => {
-      const now = Date.now();
-      if (now - lastWarn < 60_000) return;
-      lastWarn = now;
-      o.logger.warn({ error: String(error) }, "bylaw serve: the API server did not take an Event");
-    },
+    onError,
   });
   const omit = new Set(o.settings.omit);
   const instance = process.env["POD_NAME"] ?? "bylaw";
@@ -69,6 +74,11 @@ export function setUpEvents(o: {
   const origin = (controller: string): EventOrigin => ({ controller, instance, now: Date.now(), omit });
   return {
     emitter,
+    close: () => {
+      clearInterval(sweeps);
+      emitter.close();
+      series.clear();
+    },
     components,
     origin,
     generated: (policy, targets) => {
@@ -88,4 +98,21 @@ export function setUpEvents(o: {
         emitter.emit(draft);
     },
   };
+}
+
+/** Isomorphic Events become one Event with a count, as client-go's recorder makes them for Kyverno; swept every minute. */
+function seriesOf(
+  client: KubeClient,
+  onError: (e: unknown) => void,
+): { readonly series: EventSeries; readonly sweeps: NodeJS.Timeout } {
+  const series = new EventSeries({
+    sink: {
+      create: (event) => createEvent(client, event),
+      patchSeries: (event, s) => patchEventSeries(client, event, s),
+    },
+    now: Date.now,
+  });
+  const sweeps = setInterval(() => void series.sweep(onError), 60_000);
+  sweeps.unref();
+  return { series, sweeps };
 }
