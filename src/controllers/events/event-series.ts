@@ -15,7 +15,7 @@ import { isObject } from "../../engine/index.js";
 import { microTime, type KubeEvent } from "./event-object.js";
 
 /** What the series write: the Event's create, and the merge patch of its series. */
-export interface SeriesSink {
+interface SeriesSink {
   create(event: KubeEvent): Promise<void>;
   /** Writes `series` on the stored Event; throws the client's error (its `status` 404 when the Event is gone). */
   patchSeries(event: KubeEvent, series: { readonly count: number; readonly lastObservedTime: string }): Promise<void>;

@@ -1,7 +1,7 @@
 /** Events (events.k8s.io/v1) as Kyverno's components write them: the builders and the one bounded emitter. */
 export { eventObject, objectRef, type KubeEvent, type ObjectRef } from "./event-object.js";
 export { EventsEmitter } from "./emitter.js";
-export { EventSeries, type SeriesSink } from "./event-series.js";
+export { EventSeries } from "./event-series.js";
 export {
   backgroundAppliedEvents,
   EVENT_REASONS,
